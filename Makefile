@@ -1,0 +1,44 @@
+# Every target sets up .venv idempotently: torch first (the local CPU wheel), then the
+# package. The stamp changes whenever pyproject.toml does.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test test-unit test-integration lint format bench clean-cache
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(VENV)/bin/zero bench --quick
+
+test: test-unit test-integration
+
+test-unit: install
+	$(PY) -m pytest -m unit -q
+
+test-integration: install
+	$(PY) -m pytest -m integration -q
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+bench: install
+	$(VENV)/bin/zero bench
+
+# numba's disk cache does not notice when a called function in another file changes.
+clean-cache:
+	find pipeline -name '*.nbi' -delete -o -name '*.nbc' -delete

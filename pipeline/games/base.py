@@ -1,0 +1,326 @@
+"""The game API that everything above the rules uses: a validated `GameSpec` and a
+`GameState` wrapping the flat state array driven by the compiled kernels."""
+
+from __future__ import annotations
+
+import string
+from functools import cached_property
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from pipeline.games import kernels
+from pipeline.games.layout import (
+    BOARD,
+    CONNECT6,
+    DRAW,
+    ERR_GAME_OVER,
+    ERR_OCCUPIED,
+    ERR_OFF_BOARD,
+    ERR_SWAP,
+    EXACT,
+    GOMOKU,
+    HEIGHT,
+    HEX,
+    HIST,
+    HIST_LEN,
+    HIST_PLAYER,
+    KIND,
+    ONGOING,
+    PLY,
+    SWAP,
+    TO_MOVE,
+    WIDTH,
+    WIN_LENGTH,
+    WINNER,
+    action_count,
+    plane_count,
+    state_length,
+)
+
+GameName = Literal["gomoku", "connect6", "hex"]
+KIND_OF: dict[str, int] = {"gomoku": GOMOKU, "connect6": CONNECT6, "hex": HEX}
+COLUMNS = string.ascii_lowercase
+SWAP_NAMES = ("swap", "swap-pieces")
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow here; the state is left unchanged."""
+
+
+class GameSpec(BaseModel):
+    """Which game, on which board, under which rules."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    game: GameName = "gomoku"
+    height: int = 9
+    width: int = 9
+    k: int = 5
+    rules: Literal["freestyle", "exact"] = "freestyle"
+    swap: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fill_defaults(cls, data: object) -> object:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        size = data.pop("size", None)
+        if size is not None:
+            data.setdefault("height", size)
+            data.setdefault("width", size)
+        if data.get("game") == "connect6":
+            data.setdefault("k", 6)
+        if data.get("game") == "hex":
+            data.setdefault("k", 0)
+        return data
+
+    @model_validator(mode="after")
+    def _check_rules(self) -> GameSpec:
+        h, w = self.height, self.width
+        if self.game == "gomoku":
+            if not (3 <= h <= 19 and 3 <= w <= 19):
+                raise ValueError(f"gomoku board must be 3..19 on each side, got {h}x{w}")
+            if not 3 <= self.k <= max(h, w):
+                raise ValueError(f"gomoku k must be in 3..{max(h, w)} for a {h}x{w} board, got {self.k}")
+        elif self.game == "connect6":
+            if not (6 <= h <= 19 and 6 <= w <= 19):
+                raise ValueError(f"connect6 board must be 6..19 on each side, got {h}x{w}")
+            if self.k != 6 or self.rules != "freestyle":
+                raise ValueError("connect6 is six or more in a row: k=6, rules=freestyle")
+        else:
+            if h != w or not 2 <= h <= 19:
+                raise ValueError(f"hex board must be square, 2..19, got {h}x{w}")
+            if self.k not in (0, h):
+                raise ValueError("hex has no k: leave it out")
+            if self.rules != "freestyle":
+                raise ValueError("hex has no exact rule")
+        if self.swap and self.game != "hex":
+            raise ValueError("the swap rule exists only for hex")
+        return self
+
+    @classmethod
+    def parse(cls, text: str) -> GameSpec:
+        """Read a compact spec like `gomoku:15`, `gomoku:9x9:k5:exact`, `connect6:10`,
+        `hex:11:swap`."""
+        parts = text.strip().lower().split(":")
+        data: dict[str, object] = {"game": parts[0]}
+        for part in parts[1:]:
+            if "x" in part and part.replace("x", "").isdigit():
+                hh, ww = part.split("x")
+                data["height"], data["width"] = int(hh), int(ww)
+            elif part.isdigit():
+                data["size"] = int(part)
+            elif part.startswith("k") and part[1:].isdigit():
+                data["k"] = int(part[1:])
+            elif part in ("exact", "freestyle"):
+                data["rules"] = part
+            elif part == "swap":
+                data["swap"] = True
+            else:
+                raise ValueError(f"cannot read {part!r} in game spec {text!r}")
+        return cls.model_validate(data)
+
+    def __str__(self) -> str:
+        size = f"{self.height}x{self.width}"
+        if self.game == "gomoku":
+            return f"gomoku:{size}:k{self.k}:{self.rules}"
+        if self.game == "hex":
+            return f"hex:{size}" + (":swap" if self.swap else "")
+        return f"connect6:{size}"
+
+    @property
+    def kind(self) -> int:
+        return KIND_OF[self.game]
+
+    @property
+    def cells(self) -> int:
+        return self.height * self.width
+
+    @property
+    def num_actions(self) -> int:
+        return action_count(self.kind, self.height, self.width, self.swap)
+
+    @property
+    def planes(self) -> int:
+        return plane_count(self.kind)
+
+    @property
+    def obs_shape(self) -> tuple[int, int, int]:
+        return (self.planes, self.height, self.width)
+
+    def initial_array(self) -> np.ndarray:
+        s = np.zeros(state_length(self.kind, self.height, self.width), dtype=np.int32)
+        s[KIND] = self.kind
+        s[HEIGHT] = self.height
+        s[WIDTH] = self.width
+        s[WIN_LENGTH] = self.k
+        s[EXACT] = 1 if self.rules == "exact" else 0
+        s[SWAP] = 1 if self.swap else 0
+        s[WINNER] = ONGOING
+        s[HIST : HIST + HIST_LEN] = -1
+        s[HIST_PLAYER : HIST_PLAYER + HIST_LEN] = -1
+        if self.kind == HEX:
+            base = BOARD + self.cells
+            s[base:] = np.arange(self.cells + 4, dtype=np.int32)
+        return s
+
+    def new_game(self) -> GameState:
+        return GameState(self)
+
+    # ---- action names -------------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        """`h8` style: letter = column. Gomoku/Connect6 count rows from the bottom as in
+        renju diagrams; Hex counts from the top as HexGui does (a1 is the top-left)."""
+        if self.game == "hex" and action == self.cells:
+            return "swap"
+        if not 0 <= action < self.cells:
+            raise IllegalMoveError(f"action {action} is off the {self.height}x{self.width} board")
+        r, c = divmod(action, self.width)
+        row = r + 1 if self.game == "hex" else self.height - r
+        return f"{COLUMNS[c]}{row}"
+
+    def parse_action(self, name: str) -> int:
+        text = name.strip().lower()
+        if text in SWAP_NAMES:
+            if self.game != "hex" or not self.swap:
+                raise IllegalMoveError(f"{name!r}: swap is not part of these rules ({self})")
+            return self.cells
+        if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
+            raise IllegalMoveError(f"{name!r} is not a move name (expected a column letter and a row number, like e5)")
+        c = COLUMNS.index(text[0])
+        row = int(text[1:])
+        r = row - 1 if self.game == "hex" else self.height - row
+        if not (0 <= c < self.width and 0 <= r < self.height and row >= 1):
+            raise IllegalMoveError(f"{name!r} is off the {self.height}x{self.width} board")
+        return r * self.width + c
+
+    # ---- symmetries -----------------------------------------------------------------
+    @cached_property
+    def symmetries(self) -> list[np.ndarray]:
+        """Permutations of the action indices that map the presented frame onto itself:
+        `new_policy[perm] = policy`, and a stone on cell i moves to cell perm[i].
+
+        Square boards have the 8 symmetries of the square, rectangular ones 4. Hex has
+        the identity and the 180-degree rotation; its other symmetry, the transpose with
+        colours swapped, is already folded into the presentation (the player to move
+        always connects top and bottom), so it is the identity there."""
+        h, w = self.height, self.width
+        r, c = np.divmod(np.arange(h * w), w)
+        maps: list[tuple[np.ndarray, np.ndarray]] = [(r, c), (h - 1 - r, w - 1 - c)]
+        if self.game != "hex":
+            maps += [(h - 1 - r, c), (r, w - 1 - c)]
+            if h == w:
+                maps += [(c, r), (w - 1 - c, h - 1 - r), (c, h - 1 - r), (w - 1 - c, r)]
+        perms = []
+        for rr, cc in maps:
+            perm = np.arange(self.num_actions)
+            perm[: h * w] = rr * w + cc
+            perms.append(perm)
+        return perms
+
+    def transform_planes(self, planes: np.ndarray, perm: np.ndarray) -> np.ndarray:
+        """Apply a symmetry to observation planes [C, H, W]."""
+        flat = planes.reshape(planes.shape[0], -1)
+        out = np.empty_like(flat)
+        out[:, perm[: self.cells]] = flat
+        return out.reshape(planes.shape)
+
+    def transform_policy(self, policy: np.ndarray, perm: np.ndarray) -> np.ndarray:
+        out = np.empty_like(policy)
+        out[..., perm] = policy
+        return out
+
+
+_REASONS = {
+    ERR_GAME_OVER: "the game is over",
+    ERR_OFF_BOARD: "it is off the board",
+    ERR_OCCUPIED: "the cell is occupied",
+    ERR_SWAP: "swap is legal only as the second move, when the rule is on",
+}
+
+
+class GameState:
+    """A position. `apply` checks legality and raises `IllegalMoveError`, leaving the
+    state unchanged; players are 0 (first: black) and 1."""
+
+    __slots__ = ("spec", "array", "history")
+
+    def __init__(self, spec: GameSpec, array: np.ndarray | None = None, history: list[int] | None = None):
+        self.spec = spec
+        self.array = spec.initial_array() if array is None else array
+        self.history: list[int] = [] if history is None else history
+
+    def copy(self) -> GameState:
+        return GameState(self.spec, self.array.copy(), list(self.history))
+
+    @property
+    def ply(self) -> int:
+        return int(self.array[PLY])
+
+    @property
+    def current_player(self) -> int:
+        return int(self.array[TO_MOVE])
+
+    @property
+    def is_terminal(self) -> bool:
+        return int(self.array[WINNER]) != ONGOING
+
+    @property
+    def winner(self) -> int | None:
+        """0 or 1 when someone has won; None while the game goes on or after a draw."""
+        w = int(self.array[WINNER])
+        return w if w in (0, 1) else None
+
+    @property
+    def is_draw(self) -> bool:
+        return int(self.array[WINNER]) == DRAW
+
+    def board(self) -> np.ndarray:
+        """[H, W] int8: 0 empty, 1 first player's stone, 2 second player's."""
+        cells = self.spec.cells
+        return self.array[BOARD : BOARD + cells].astype(np.int8).reshape(self.spec.height, self.spec.width)
+
+    def legal_mask(self) -> np.ndarray:
+        out = np.zeros(self.spec.num_actions, dtype=np.bool_)
+        kernels.legal_mask(self.array, out)
+        return out
+
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.legal_mask())
+
+    def to_action(self, move: int | str) -> int:
+        if isinstance(move, str):
+            return self.spec.parse_action(move)
+        return int(move)
+
+    def apply(self, move: int | str) -> GameState:
+        action = self.to_action(move)
+        code = kernels.apply_action(self.array, np.int64(action))
+        if code != 0:
+            name = self.spec.action_name(action) if 0 <= action < self.spec.num_actions else str(move)
+            raise IllegalMoveError(f"move {name} is illegal: {_REASONS[int(code)]}")
+        self.history.append(action)
+        return self
+
+    def observation(self) -> np.ndarray:
+        out = np.zeros(self.spec.obs_shape, dtype=np.float32)
+        kernels.observe(self.array, out)
+        return out
+
+    def presented_action(self, action: int) -> int:
+        return int(kernels.presented_action(self.array, np.int64(action)))
+
+    def candidate_mask(self) -> np.ndarray:
+        """Legal moves narrowed by threat guidance (immediate win, else forced blocks)."""
+        out = np.zeros(self.spec.num_actions, dtype=np.bool_)
+        kernels.candidate_mask(self.array, out)
+        return out
+
+    def hist_cells(self) -> list[tuple[int, int]]:
+        return [(int(self.array[HIST + i]), int(self.array[HIST_PLAYER + i])) for i in range(HIST_LEN)]
+
+    def __repr__(self) -> str:
+        return f"GameState({self.spec}, moves={[self.spec.action_name(a) for a in self.history]})"

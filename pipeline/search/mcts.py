@@ -1,0 +1,206 @@
+"""Network-guided PUCT search for many games in lockstep.
+
+Each step selects several leaves per game (virtual loss spreads them over the tree),
+writes all their observations into one batch, calls the evaluator once, then expands
+and backs up every leaf. Selection, expansion and backup are compiled; Python only
+drives the steps and the root noise."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from pydantic import BaseModel, ConfigDict, Field
+
+from pipeline.games.base import GameSpec
+from pipeline.games.kernels import observe
+from pipeline.games.layout import TO_MOVE, state_length
+from pipeline.search.evaluator import Evaluator
+from pipeline.search.rng import make_rng
+from pipeline.search.tree import (
+    FIRST,
+    MOVER,
+    PENDING,
+    PRIOR,
+    PUCT,
+    TERM_VALUE,
+    TERMINAL,
+    VISITS,
+    Tree,
+    backup,
+    descend,
+    expand,
+    propagate_proof,
+    revert,
+)
+
+
+class SearchConfig(BaseModel):
+    """Knobs of the network-guided search."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    simulations: int = Field(200, ge=1)
+    leaves_per_step: int = Field(8, ge=1, description="leaves selected per game per evaluator call")
+    c_puct: float = Field(1.5, gt=0)
+    fpu_reduction: float = Field(0.2, ge=0)
+    virtual_loss: float = Field(1.0, ge=0)
+    dirichlet_alpha: float = Field(10.0, gt=0, description="alpha = this / number of legal moves")
+    dirichlet_eps: float = Field(0.25, ge=0, le=1)
+    prove_wins: bool = Field(True, description="MCTS-Solver: moves that win at once are known on expansion")
+    threat_guidance: bool = Field(False, description="immediate wins and forced blocks only; never for evaluation")
+    reuse_tree: bool = True
+
+
+@njit(cache=True, nogil=True)
+def select_batch(I, F, roots, active, target, per_game, c, fpu, vl, prove, leaf_states, obs, leaf_game, leaf_node):
+    n = 0
+    for g in range(roots.shape[0]):
+        if not active[g] or I[g, 0, TERMINAL] != 0:
+            continue
+        for _ in range(per_game):
+            if I[g, 0, VISITS] >= target[g]:
+                break
+            leaf = descend(I, F, g, roots[g], leaf_states[n], PUCT, c, fpu, vl)
+            if I[g, leaf, TERMINAL] != 0:
+                if prove:
+                    propagate_proof(I, F, g, leaf, False)
+                backup(I, F, g, leaf, F[g, leaf, TERM_VALUE], I[g, leaf, MOVER], vl)
+                continue
+            if I[g, leaf, PENDING] != 0:
+                # Virtual loss did not steer this descent away from a leaf already in the
+                # batch: give the visit back and let this game wait for the next step.
+                revert(I, F, g, leaf, vl)
+                break
+            I[g, leaf, PENDING] = 1
+            observe(leaf_states[n], obs[n])
+            leaf_game[n] = g
+            leaf_node[n] = leaf
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def expand_and_backup(I, F, size, leaf_states, leaf_game, leaf_node, n, priors, values, vl, guided, prove, rng, mask):
+    for i in range(n):
+        g = leaf_game[i]
+        node = leaf_node[i]
+        state = leaf_states[i]
+        expand(I, F, size, g, node, state, priors[i], True, guided, False, rng, mask, prove, False)
+        I[g, node, PENDING] = 0
+        backup(I, F, g, node, values[i], state[TO_MOVE], vl)
+
+
+def tree_capacity(spec: GameSpec, simulations: int) -> int:
+    # Each simulation expands at most one node (one block of children); tree reuse can
+    # carry over about as much again.
+    return 2 * (simulations + 2) * spec.num_actions
+
+
+class BatchedMCTS:
+    """PUCT search for `games` games at once, sharing one evaluator call per step."""
+
+    def __init__(self, spec: GameSpec, games: int, config: SearchConfig, seed: int = 0):
+        self.spec = spec
+        self.games = games
+        self.config = config
+        self.tree = Tree(games, tree_capacity(spec, config.simulations), spec.num_actions)
+        batch = games * config.leaves_per_step
+        self.roots = np.zeros((games, state_length(spec.kind, spec.height, spec.width)), dtype=np.int32)
+        self.leaf_states = np.zeros((batch, self.roots.shape[1]), dtype=np.int32)
+        self.obs = np.zeros((batch, *spec.obs_shape), dtype=np.float32)
+        self.leaf_game = np.zeros(batch, dtype=np.int64)
+        self.leaf_node = np.zeros(batch, dtype=np.int64)
+        self.rng = make_rng(seed)
+        self.noise_rng = np.random.default_rng(seed)
+        self.noised = np.zeros(games, dtype=np.bool_)
+        self.evaluations = 0
+        self.steps = 0
+
+    def reset(self, g: int, state: np.ndarray) -> None:
+        self.roots[g] = state
+        self.tree.reset(g, state)
+        self.noised[g] = False
+
+    def advance(self, g: int, action: int, state_after: np.ndarray) -> None:
+        """Move game g's root past `action`, keeping its subtree if tree reuse is on."""
+        self.roots[g] = state_after
+        if self.config.reuse_tree:
+            self.tree.reroot(g, action, state_after)
+        else:
+            self.tree.reset(g, state_after)
+        self.noised[g] = False
+
+    def _add_noise(self, g: int) -> None:
+        kids = self.tree.root_children(g)
+        count = kids.stop - kids.start
+        if count == 0:
+            return
+        noise = self.noise_rng.dirichlet(np.full(count, self.config.dirichlet_alpha / count))
+        eps = self.config.dirichlet_eps
+        priors = self.tree.F[g, kids, PRIOR]
+        self.tree.F[g, kids, PRIOR] = (1 - eps) * priors + eps * noise
+        self.noised[g] = True
+
+    def search(self, evaluator: Evaluator, active: np.ndarray | None = None, noise: bool = False) -> np.ndarray:
+        """Run `simulations` more simulations for every active game; return the root visit
+        counts [games, A]."""
+        cfg = self.config
+        tree = self.tree
+        active = np.ones(self.games, dtype=np.bool_) if active is None else active.astype(np.bool_)
+        target = tree.I[:, 0, VISITS].astype(np.int64) + cfg.simulations
+        while True:
+            if noise:
+                for g in np.flatnonzero(active & ~self.noised & (tree.I[:, 0, FIRST] >= 0)):
+                    self._add_noise(int(g))
+            n = select_batch(
+                tree.I,
+                tree.F,
+                self.roots,
+                active,
+                target,
+                cfg.leaves_per_step,
+                cfg.c_puct,
+                cfg.fpu_reduction,
+                cfg.virtual_loss,
+                cfg.prove_wins,
+                self.leaf_states,
+                self.obs,
+                self.leaf_game,
+                self.leaf_node,
+            )
+            if n > 0:
+                priors, values = evaluator(self.obs[:n])
+                expand_and_backup(
+                    tree.I,
+                    tree.F,
+                    tree.size,
+                    self.leaf_states,
+                    self.leaf_game,
+                    self.leaf_node,
+                    n,
+                    np.ascontiguousarray(priors, dtype=np.float32),
+                    np.ascontiguousarray(values, dtype=np.float32).reshape(-1),
+                    cfg.virtual_loss,
+                    cfg.threat_guidance,
+                    cfg.prove_wins,
+                    self.rng,
+                    tree.mask,
+                )
+                self.evaluations += n
+                self.steps += 1
+            done = (tree.I[:, 0, VISITS] >= target) | (tree.I[:, 0, TERMINAL] != 0) | ~active
+            if done.all():
+                break
+        return np.stack([tree.root_visits(g) for g in range(self.games)])
+
+
+def pick_action(visits: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
+    """Sample from visits^(1/T); T=0 takes the most visited move (ties at random)."""
+    if temperature <= 1e-6:
+        best = np.flatnonzero(visits == visits.max())
+        return int(rng.choice(best))
+    weights = visits.astype(np.float64) ** (1.0 / temperature)
+    total = weights.sum()
+    if total <= 0:
+        return int(rng.choice(np.flatnonzero(visits >= 0)))
+    return int(rng.choice(len(visits), p=weights / total))

@@ -1,0 +1,147 @@
+"""Pure MCTS: UCT over the shared array tree, uniform priors, random-rollout values, the
+whole playout loop compiled. This is the ladder every model is judged against."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pipeline.games.base import GameState
+from pipeline.games.kernels import apply_unchecked
+from pipeline.games.layout import BOARD, HEIGHT, TO_MOVE, WIDTH, WINNER
+from pipeline.search.rng import make_rng, rand_below
+from pipeline.search.tree import (
+    ACTION,
+    FIRST,
+    MOVER,
+    TERM_VALUE,
+    TERMINAL,
+    UCT,
+    VISITS,
+    Tree,
+    backup,
+    descend,
+    expand,
+    propagate_proof,
+    select_child,
+    terminal_value,
+)
+
+
+@njit(cache=True, nogil=True)
+def rollout(s, rng, empties):
+    """Play uniformly random moves until the game ends; return the winner code. Swap is
+    never chosen: rollouts only place stones."""
+    cells = s[HEIGHT] * s[WIDTH]
+    n = 0
+    for cell in range(cells):
+        if s[BOARD + cell] == 0:
+            empties[n] = cell
+            n += 1
+    while s[WINNER] < 0 and n > 0:
+        j = rand_below(rng, n)
+        cell = empties[j]
+        n -= 1
+        empties[j] = empties[n]
+        apply_unchecked(s, cell)
+    return s[WINNER]
+
+
+@njit(cache=True, nogil=True)
+def rollout_value(s, player, rng, empties):
+    rollout(s, rng, empties)
+    return terminal_value(s, player)
+
+
+@njit(cache=True, nogil=True)
+def uct_search(I, F, size, g, root_state, playouts, c, rng, scratch, empties, mask):
+    """Run `playouts` UCT playouts from the root (slot 0). A leaf is expanded on its
+    second visit, which keeps the tree small without changing what UCT converges to."""
+    dummy = np.zeros(1, dtype=np.float32)
+    if I[g, 0, TERMINAL] == 0 and I[g, 0, FIRST] < 0:
+        expand(I, F, size, g, 0, root_state, dummy, False, False, True, rng, mask, True, True)
+    for _ in range(playouts):
+        if I[g, 0, TERMINAL] != 0:
+            break  # the root is solved: more playouts cannot change the answer
+        leaf = descend(I, F, g, root_state, scratch, UCT, c, 0.0, 0.0)
+        if I[g, leaf, TERMINAL] != 0:
+            propagate_proof(I, F, g, leaf, True)
+            backup(I, F, g, leaf, F[g, leaf, TERM_VALUE], I[g, leaf, MOVER], 0.0)
+            continue
+        if I[g, leaf, VISITS] > 1 and expand(I, F, size, g, leaf, scratch, dummy, False, False, True, rng, mask, True, True):
+            child = select_child(I, F, g, leaf, UCT, c, 0.0)
+            apply_unchecked(scratch, I[g, child, ACTION])
+            I[g, child, VISITS] += 1
+            leaf = child
+            if scratch[WINNER] >= 0:
+                I[g, leaf, TERMINAL] = 1
+                F[g, leaf, TERM_VALUE] = terminal_value(scratch, I[g, leaf, MOVER])
+                propagate_proof(I, F, g, leaf, True)
+                backup(I, F, g, leaf, F[g, leaf, TERM_VALUE], I[g, leaf, MOVER], 0.0)
+                continue
+        mover = scratch[TO_MOVE]
+        value = rollout_value(scratch, mover, rng, empties)
+        backup(I, F, g, leaf, value, mover, 0.0)
+
+
+class PureMCTS:
+    """UCT with random rollouts, `playouts` per move, seeded and reproducible. The tree is
+    kept between moves of the same game when `reuse` is on."""
+
+    def __init__(self, playouts: int, c: float = 2.0, seed: int = 0, reuse: bool = False, capacity: int | None = None):
+        self.playouts = playouts
+        self.c = c
+        self.rng = make_rng(seed)
+        self.reuse = reuse
+        self._capacity = capacity
+        self._tree: Tree | None = None
+        self._root_key: tuple[int, ...] | None = None
+
+    def _ensure_tree(self, state: GameState) -> Tree:
+        spec = state.spec
+        # A leaf is expanded on its second visit, so each playout adds at most one block.
+        capacity = self._capacity or (self.playouts + 2) * spec.num_actions + 1
+        tree = self._tree
+        if tree is None or tree.capacity < capacity or tree.num_actions != spec.num_actions:
+            tree = Tree(1, capacity, spec.num_actions)
+            self._tree = tree
+            self._root_key = None
+        return tree
+
+    def search(self, state: GameState) -> np.ndarray:
+        """Visit counts of the root's moves after `playouts` playouts, indexed by action."""
+        tree = self._ensure_tree(state)
+        key = tuple(state.history)
+        if not (self.reuse and self._root_key is not None and key == self._root_key):
+            tree.reset(0, state.array)
+        uct_search(
+            tree.I,
+            tree.F,
+            tree.size,
+            0,
+            state.array,
+            self.playouts,
+            self.c,
+            self.rng,
+            np.empty_like(state.array),
+            np.empty(state.spec.cells, dtype=np.int64),
+            tree.mask,
+        )
+        self._root_key = key
+        return tree.root_visits(0)
+
+    def choose(self, state: GameState) -> int:
+        self.search(state)
+        assert self._tree is not None
+        action = self._tree.best_action(0)
+        if self.reuse and self._tree is not None:
+            after = state.copy().apply(action)
+            self._tree.reroot(0, action, after.array)
+            self._root_key = tuple(after.history)
+        return action
+
+    def observe(self, state_after: GameState, action: int) -> None:
+        """Follow a move made by the other side, keeping the subtree when reusing."""
+        if self.reuse and self._tree is not None and self._root_key == tuple(state_after.history[:-1]):
+            self._tree.reroot(0, action, state_after.array)
+            self._root_key = tuple(state_after.history)
