@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from pipeline.games import kernels
 from pipeline.games.layout import (
@@ -43,6 +43,16 @@ GameName = Literal["gomoku", "connect6", "hex"]
 KIND_OF: dict[str, int] = {"gomoku": GOMOKU, "connect6": CONNECT6, "hex": HEX}
 COLUMNS = string.ascii_lowercase
 SWAP_NAMES = ("swap", "swap-pieces")
+
+
+def describe_errors(exc: ValidationError) -> str:
+    """pydantic's errors as one line per problem, naming the key, without the URL noise."""
+    parts = []
+    for e in exc.errors():
+        where = ".".join(str(x) for x in e["loc"])
+        msg = e["msg"].removeprefix("Value error, ")
+        parts.append(f"{where}: {msg}" if where else msg)
+    return "; ".join(parts)
 
 
 class IllegalMoveError(ValueError):
@@ -121,7 +131,10 @@ class GameSpec(BaseModel):
                 data["swap"] = True
             else:
                 raise ValueError(f"cannot read {part!r} in game spec {text!r}")
-        return cls.model_validate(data)
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise ValueError(f"game spec {text!r}: {describe_errors(exc)}") from None
 
     def __str__(self) -> str:
         size = f"{self.height}x{self.width}"
@@ -246,7 +259,7 @@ class GameState:
     """A position. `apply` checks legality and raises `IllegalMoveError`, leaving the
     state unchanged; players are 0 (first: black) and 1."""
 
-    __slots__ = ("spec", "array", "history")
+    __slots__ = ("array", "history", "spec")
 
     def __init__(self, spec: GameSpec, array: np.ndarray | None = None, history: list[int] | None = None):
         self.spec = spec

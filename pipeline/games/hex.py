@@ -170,4 +170,3 @@ def winning_cells(s, player, out):
             out[cell] = True
             found += 1
     return found
-

@@ -207,5 +207,3 @@ def candidate_mask(s, out):
     if kind == HEX and s[SWAP] != 0:
         out[cells] = False
     return n
-
-

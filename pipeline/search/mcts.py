@@ -42,7 +42,8 @@ class SearchConfig(BaseModel):
     simulations: int = Field(200, ge=1)
     leaves_per_step: int = Field(8, ge=1, description="leaves selected per game per evaluator call")
     c_puct: float = Field(1.5, gt=0)
-    fpu_reduction: float = Field(0.2, ge=0)
+    fpu_reduction: float = Field(0.2, ge=0, description="unvisited children: parent value minus this")
+    root_fpu_reduction: float = Field(0.0, ge=0, description="the same at the root, where noise should explore")
     virtual_loss: float = Field(1.0, ge=0)
     dirichlet_alpha: float = Field(10.0, gt=0, description="alpha = this / number of legal moves")
     dirichlet_eps: float = Field(0.25, ge=0, le=1)
@@ -52,7 +53,9 @@ class SearchConfig(BaseModel):
 
 
 @njit(cache=True, nogil=True)
-def select_batch(I, F, roots, active, target, per_game, c, fpu, vl, prove, leaf_states, obs, leaf_game, leaf_node):
+def select_batch(
+    I, F, roots, active, target, per_game, c, fpu, root_fpu, vl, prove, leaf_states, obs, leaf_game, leaf_node
+):
     n = 0
     for g in range(roots.shape[0]):
         if not active[g] or I[g, 0, TERMINAL] != 0:
@@ -60,7 +63,7 @@ def select_batch(I, F, roots, active, target, per_game, c, fpu, vl, prove, leaf_
         for _ in range(per_game):
             if I[g, 0, VISITS] >= target[g]:
                 break
-            leaf = descend(I, F, g, roots[g], leaf_states[n], PUCT, c, fpu, vl)
+            leaf = descend(I, F, g, roots[g], leaf_states[n], PUCT, c, fpu, root_fpu, vl)
             if I[g, leaf, TERMINAL] != 0:
                 if prove:
                     propagate_proof(I, F, g, leaf, False)
@@ -161,6 +164,7 @@ class BatchedMCTS:
                 cfg.leaves_per_step,
                 cfg.c_puct,
                 cfg.fpu_reduction,
+                cfg.root_fpu_reduction,
                 cfg.virtual_loss,
                 cfg.prove_wins,
                 self.leaf_states,

@@ -63,12 +63,14 @@ def uct_search(I, F, size, g, root_state, playouts, c, rng, scratch, empties, ma
     for _ in range(playouts):
         if I[g, 0, TERMINAL] != 0:
             break  # the root is solved: more playouts cannot change the answer
-        leaf = descend(I, F, g, root_state, scratch, UCT, c, 0.0, 0.0)
+        leaf = descend(I, F, g, root_state, scratch, UCT, c, 0.0, 0.0, 0.0)
         if I[g, leaf, TERMINAL] != 0:
             propagate_proof(I, F, g, leaf, True)
             backup(I, F, g, leaf, F[g, leaf, TERM_VALUE], I[g, leaf, MOVER], 0.0)
             continue
-        if I[g, leaf, VISITS] > 1 and expand(I, F, size, g, leaf, scratch, dummy, False, False, True, rng, mask, True, True):
+        if I[g, leaf, VISITS] > 1 and expand(
+            I, F, size, g, leaf, scratch, dummy, False, False, True, rng, mask, True, True
+        ):
             child = select_child(I, F, g, leaf, UCT, c, 0.0)
             apply_unchecked(scratch, I[g, child, ACTION])
             I[g, child, VISITS] += 1

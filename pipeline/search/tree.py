@@ -218,14 +218,14 @@ def select_child(I, F, g, node, mode, c, fpu_reduction):
 
 
 @njit(cache=True, nogil=True)
-def descend(I, F, g, root_state, scratch, mode, c, fpu_reduction, virtual_loss):
+def descend(I, F, g, root_state, scratch, mode, c, fpu_reduction, root_fpu_reduction, virtual_loss):
     """Walk from the root to a leaf, replaying the moves into `scratch`. Each node on the
     path gets a visit now, and all but the root a virtual loss, which backup returns."""
     scratch[:] = root_state
     node = 0
     I[g, 0, VISITS] += 1
     while I[g, node, TERMINAL] == 0 and I[g, node, FIRST] >= 0:
-        child = select_child(I, F, g, node, mode, c, fpu_reduction)
+        child = select_child(I, F, g, node, mode, c, root_fpu_reduction if node == 0 else fpu_reduction)
         apply_unchecked(scratch, I[g, child, ACTION])
         I[g, child, VISITS] += 1
         F[g, child, VALUE] -= virtual_loss
@@ -322,5 +322,3 @@ def reroot(I, F, size, g, action, state_after, scratch_I, scratch_F):
         I[g, 0, MOVER] = state_after[TO_MOVE]
     size[g] = new_size
     return True
-
-

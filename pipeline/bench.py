@@ -1,0 +1,163 @@
+"""`zero bench`: the engine's speed, as figures.
+
+Pure-MCTS playouts/s (one thread, empty board and a mid-game position); network-guided
+simulations/s with the default net at its self-play batch size; the bare forward-pass
+positions/s of the same net at the same batch size, measured in the same run around the
+search; their ratio; and how long a second process takes to its first playout."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from pipeline.games.base import GameSpec, GameState
+
+BOARDS = ("gomoku:9x9:k5", "gomoku:15x15:k5", "hex:11x11", "connect6:10x10")
+SELFPLAY_GAMES = 32  # games advanced in lockstep by default self-play
+
+
+@dataclass
+class Record:
+    game: str
+    size: str
+    rules: str
+    position: str
+    figure: str
+    value: float
+    unit: str
+
+
+def rules_of(spec: GameSpec) -> str:
+    if spec.game == "gomoku":
+        return f"k{spec.k}-{spec.rules}"
+    if spec.game == "hex":
+        return "swap" if spec.swap else "no-swap"
+    return "six"
+
+
+def record(spec: GameSpec, position: str, figure: str, value: float, unit: str) -> Record:
+    return Record(spec.game, f"{spec.height}x{spec.width}", rules_of(spec), position, figure, round(value, 3), unit)
+
+
+def midgame(spec: GameSpec, seed: int = 7) -> GameState:
+    """A seeded random position with a quarter of the board filled and no winner yet."""
+    rng = np.random.default_rng(seed)
+    while True:
+        state = spec.new_game()
+        for _ in range(spec.cells // 4):
+            state.apply(int(rng.choice(state.legal_actions())))
+            if state.is_terminal:
+                break
+        if not state.is_terminal:
+            return state
+
+
+def positions(spec: GameSpec) -> Iterator[tuple[str, GameState]]:
+    yield "empty", spec.new_game()
+    yield "midgame", midgame(spec)
+
+
+def timed(fn: Callable[[], object], repeats: int) -> float:
+    """Median wall time of `repeats` calls (after the caller has warmed `fn` up)."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def bench_pure(spec: GameSpec, playouts: int, repeats: int) -> list[Record]:
+    from pipeline.search.pure import PureMCTS
+
+    out = []
+    for name, state in positions(spec):
+        PureMCTS(200, seed=0).search(state)  # compile / load from the numba cache
+        player = PureMCTS(playouts, seed=1)
+        seconds = timed(lambda p=player, s=state: p.search(s), repeats)
+        out.append(record(spec, name, "pure_playouts_per_s", playouts / seconds, "playouts/s"))
+    return out
+
+
+def bench_network(spec: GameSpec, games: int, simulations: int, repeats: int, threads: int | None) -> list[Record]:
+    from pipeline.nets.evaluator import NetEvaluator
+    from pipeline.nets.resnet import PolicyValueNet
+    from pipeline.search.mcts import BatchedMCTS, SearchConfig
+
+    config = SearchConfig(simulations=simulations)
+    evaluator = NetEvaluator(PolicyValueNet(spec), threads=threads)
+    batch = games * config.leaves_per_step
+    out = []
+    for name, state in positions(spec):
+        search = BatchedMCTS(spec, games, config, seed=0)
+
+        def run(search: BatchedMCTS = search, state: GameState = state) -> None:
+            for g in range(games):
+                search.reset(g, state.array)
+            search.search(evaluator, noise=True)
+
+        run()  # warm-up, and fills the observation buffer with real positions
+        obs = search.obs[:batch].copy()
+        evaluator(obs)
+        before = timed(lambda o=obs: evaluator(o), repeats)
+        search_s = timed(run, repeats)
+        after = timed(lambda o=obs: evaluator(o), repeats)
+        forward = batch / ((before + after) / 2)
+        sims = games * simulations / search_s
+        out += [
+            record(spec, name, "search_sims_per_s", sims, "sims/s"),
+            record(spec, name, "forward_positions_per_s", forward, "positions/s"),
+            record(spec, name, "search_over_forward", sims / forward, "ratio"),
+        ]
+    return out
+
+
+FIRST_PLAYOUT = (
+    "import time; t0 = time.perf_counter(); "
+    "from pipeline.games.base import GameSpec; from pipeline.search.pure import PureMCTS; "
+    "PureMCTS(1, seed=0).search(GameSpec.parse('gomoku:9').new_game()); print(time.perf_counter() - t0)"
+)
+
+
+def bench_startup() -> list[Record]:
+    """Wall time for a fresh interpreter to finish its first playout, the numba cache on
+    disk warmed by a first run."""
+    cmd = [sys.executable, "-c", FIRST_PLAYOUT]
+    subprocess.run(cmd, check=True, capture_output=True)
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True)
+    seconds = time.perf_counter() - start
+    return [record(GameSpec.parse("gomoku:9"), "empty", "second_process_first_playout_s", seconds, "s")]
+
+
+def run_bench(
+    quick: bool = False,
+    boards: tuple[str, ...] = BOARDS,
+    games: int = SELFPLAY_GAMES,
+    threads: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[Record]:
+    playouts, repeats, simulations = (2_000, 1, 32) if quick else (20_000, 3, 200)
+    records: list[Record] = []
+    for text in boards:
+        spec = GameSpec.parse(text)
+        if progress:
+            progress(f"pure MCTS on {spec}")
+        records += bench_pure(spec, playouts, repeats)
+        if progress:
+            progress(f"network search on {spec}")
+        records += bench_network(spec, games, simulations, repeats, threads)
+    if progress:
+        progress("second-process start-up")
+    records += bench_startup()
+    return records
+
+
+def as_dicts(records: list[Record]) -> list[dict[str, object]]:
+    return [asdict(r) for r in records]

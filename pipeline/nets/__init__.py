@@ -1,0 +1,1 @@
+"""Neural networks: the policy-value net, its evaluator adapter, training."""
