@@ -4,6 +4,7 @@ commands, so `zero --help` and the compiled engine start fast."""
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated
 
 import typer
@@ -11,7 +12,8 @@ from rich.console import Console
 from rich.table import Table
 
 app = typer.Typer(help="zero-pipeline: AlphaZero-style self-play for Gomoku, Connect6 and Hex.", no_args_is_help=True)
-console = Console()
+# A pipe gets a wide table rather than Rich's 80-column default with truncated cells.
+console = Console(width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True)
 
 

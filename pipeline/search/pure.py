@@ -97,6 +97,7 @@ class PureMCTS:
         self.reuse = reuse
         self._capacity = capacity
         self._tree: Tree | None = None
+        self.last_playouts = 0  # playouts the last search ran (fewer once the root is solved)
         self._root_key: tuple[int, ...] | None = None
 
     def _ensure_tree(self, state: GameState) -> Tree:
@@ -116,6 +117,7 @@ class PureMCTS:
         key = tuple(state.history)
         if not (self.reuse and self._root_key is not None and key == self._root_key):
             tree.reset(0, state.array)
+        before = int(tree.I[0, 0, VISITS])
         uct_search(
             tree.I,
             tree.F,
@@ -130,6 +132,7 @@ class PureMCTS:
             tree.mask,
         )
         self._root_key = key
+        self.last_playouts = int(tree.I[0, 0, VISITS]) - before
         return tree.root_visits(0)
 
     def choose(self, state: GameState) -> int:
