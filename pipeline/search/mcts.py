@@ -200,11 +200,10 @@ class BatchedMCTS:
 
 def pick_action(visits: np.ndarray, temperature: float, rng: np.random.Generator) -> int:
     """Sample from visits^(1/T); T=0 takes the most visited move (ties at random)."""
+    if visits.max() <= 0:
+        raise ValueError("no visits to choose from: was the search run on a finished game?")
     if temperature <= 1e-6:
         best = np.flatnonzero(visits == visits.max())
         return int(rng.choice(best))
     weights = visits.astype(np.float64) ** (1.0 / temperature)
-    total = weights.sum()
-    if total <= 0:
-        return int(rng.choice(np.flatnonzero(visits >= 0)))
-    return int(rng.choice(len(visits), p=weights / total))
+    return int(rng.choice(len(visits), p=weights / weights.sum()))

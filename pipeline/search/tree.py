@@ -316,6 +316,10 @@ def reroot(I, F, size, g, action, state_after, scratch_I, scratch_F):
         head += 1
     I[g, :new_size, :] = scratch_I[:new_size, :]
     F[g, :new_size, :] = scratch_F[:new_size, :]
+    # A subtree root that the solver had proven is searched again as a live position, so
+    # its visits flow to the proven move; only a finished game keeps a terminal root.
+    if state_after[WINNER] < 0:
+        I[g, 0, TERMINAL] = 0
     # The root keeps its value for the player to move (see reset_root).
     if I[g, 0, MOVER] != state_after[TO_MOVE]:
         F[g, 0, VALUE] = -F[g, 0, VALUE]
