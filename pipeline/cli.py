@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -52,6 +53,109 @@ def bench(
     for r in records:
         table.add_row(r.game, r.size, r.rules, r.position, r.figure, f"{r.value:,.3f}", r.unit)
     console.print(table)
+
+
+def fail(message: str) -> typer.Exit:
+    err.print(f"[red]error:[/red] {message}", highlight=False)
+    return typer.Exit(2)
+
+
+@app.command()
+def selfplay(
+    out: Annotated[Path, typer.Option(help="directory for this generation's shards")] = Path("data/replay/gen-0001"),
+    model: Annotated[Path | None, typer.Option(help="checkpoint to play (default: an untrained net)")] = None,
+    params: Annotated[Path | None, typer.Option(help="params.yaml")] = None,
+    game: Annotated[str | None, typer.Option(help="game spec, e.g. gomoku:9 (overrides params)")] = None,
+    games: Annotated[int, typer.Option(min=1)] = 32,
+    simulations: Annotated[int | None, typer.Option(min=1)] = None,
+    seed: Annotated[int | None, typer.Option()] = None,
+) -> None:
+    """Play self-play games with one model and write them as replay shards."""
+    from pipeline.config import ParamsError, load_params
+    from pipeline.games.base import GameSpec
+    from pipeline.nets.checkpoint import CheckpointError, file_hash, load_checkpoint
+    from pipeline.nets.evaluator import NetEvaluator
+    from pipeline.nets.resnet import PolicyValueNet
+    from pipeline.replay import spec_header, write_shard
+    from pipeline.selfplay import play_games
+
+    try:
+        overrides = {"selfplay.search.simulations": simulations, "seed": seed}
+        p = load_params(params, overrides)
+        spec = GameSpec.parse(game) if game else p.game
+        net, _ = load_checkpoint(model, spec) if model else (PolicyValueNet(spec, p.net), {})
+    except (ParamsError, CheckpointError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    with err.status(f"self-play: {games} games of {spec}"):
+        positions, stats = play_games(spec, NetEvaluator(net), games, p.selfplay, seed=p.seed)
+    header = {
+        **spec_header(spec),
+        "generation": 0,
+        "model_hash": file_hash(model) if model else "untrained",
+        "simulations": p.selfplay.search.simulations,
+        "seed": p.seed,
+        "games": stats.games,
+    }
+    path = write_shard(out / "shard-0000.npz", positions, header)
+    console.print(f"{stats.games} games, {stats.positions} positions in {stats.seconds:.1f}s -> {path}")
+
+
+@app.command()
+def train(
+    params: Annotated[Path | None, typer.Option(help="params.yaml (its `train` section)")] = None,
+    replay: Annotated[Path, typer.Option(help="replay root holding gen-NNNN/ directories")] = Path("data/replay"),
+    init: Annotated[Path | None, typer.Option(help="checkpoint to start from (default: a fresh net)")] = None,
+    out: Annotated[Path, typer.Option(help="where to write the trained checkpoint")] = Path("models/candidate.pt"),
+    game: Annotated[str | None, typer.Option(help="game spec (overrides params)")] = None,
+    steps: Annotated[int | None, typer.Option(min=1)] = None,
+    lr: Annotated[float | None, typer.Option(min=0)] = None,
+    batch_size: Annotated[int | None, typer.Option(min=1)] = None,
+    window: Annotated[int | None, typer.Option(min=1)] = None,
+    skip_corrupt: Annotated[bool | None, typer.Option(help="leave corrupt shards out instead of failing")] = None,
+    tracking_uri: Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///<cwd>/mlflow.db)")] = None,
+    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+) -> None:
+    """Train the policy-value net on the replay window; log every step to MLflow."""
+    from pipeline.config import ParamsError, load_params
+    from pipeline.games.base import GameSpec
+    from pipeline.nets.checkpoint import CheckpointError
+    from pipeline.nets.data import ReplayDataModule
+    from pipeline.replay import ReplayError
+    from pipeline.tracking import tracking_uri as default_uri
+    from pipeline.training import train_network
+
+    overrides = {
+        "train.steps": steps,
+        "train.lr": lr,
+        "train.batch_size": batch_size,
+        "train.window": window,
+        "train.skip_corrupt": skip_corrupt,
+    }
+    try:
+        p = load_params(params, overrides)
+        spec = GameSpec.parse(game) if game else p.game
+        cfg = p.train
+        data = ReplayDataModule(
+            spec,
+            replay_root=replay,
+            window=cfg.window,
+            batch_size=cfg.batch_size,
+            augment=cfg.augment,
+            seed=cfg.seed,
+            skip_corrupt=cfg.skip_corrupt,
+        )
+        data.setup()
+        result = train_network(spec, p.net, cfg, data, out, tracking_uri or default_uri(), init=init, progress=progress)
+    except (ParamsError, ReplayError, CheckpointError) as exc:
+        raise fail(str(exc)) from None
+    for line in result.skipped:
+        err.print(f"[yellow]skipped:[/yellow] {line}", highlight=False)
+    f = result.final
+    console.print(
+        f"trained {result.steps} steps on {result.positions} positions in {result.seconds:.1f}s "
+        f"({result.samples_per_s:,.0f} samples/s): loss {f.get('loss', float('nan')):.3f}, "
+        f"policy entropy {f.get('policy_entropy', float('nan')):.3f} -> {result.checkpoint} (MLflow run {result.run_id})"
+    )
 
 
 if __name__ == "__main__":

@@ -201,7 +201,7 @@ class GameSpec(BaseModel):
             if self.game != "hex" or not self.swap:
                 raise IllegalMoveError(f"{name!r}: swap is not part of these rules ({self})")
             return self.cells
-        if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
+        if len(text) < 2 or text[0] not in COLUMNS or not (text[1:].isascii() and text[1:].isdigit()):
             raise IllegalMoveError(f"{name!r} is not a move name (expected a column letter and a row number, like e5)")
         c = COLUMNS.index(text[0])
         row = int(text[1:])

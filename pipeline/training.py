@@ -1,0 +1,109 @@
+"""One training run: replay window in, checkpoint out, every step logged to MLflow."""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import lightning as L
+import torch
+from lightning.pytorch.callbacks import RichProgressBar
+from lightning.pytorch.loggers import MLFlowLogger
+
+from pipeline.config import TrainConfig
+from pipeline.games.base import GameSpec
+from pipeline.nets.checkpoint import file_hash, load_checkpoint, save_checkpoint
+from pipeline.nets.data import ReplayDataModule
+from pipeline.nets.module import PolicyValueModule
+from pipeline.nets.resnet import NetSpec, PolicyValueNet
+from pipeline.tracking import experiment_name
+
+
+@dataclass
+class TrainResult:
+    run_id: str
+    experiment_id: str
+    checkpoint: Path
+    steps: int
+    positions: int
+    seconds: float
+    samples_per_s: float
+    final: dict[str, float]
+    skipped: list[str]
+
+
+def quiet_lightning() -> None:
+    for name in ("lightning.pytorch", "lightning.fabric", "lightning", "mlflow", "alembic"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    warnings.filterwarnings("ignore", message=".*does not have many workers.*")
+    warnings.filterwarnings("ignore", message=".*LeafSpec.*")
+
+
+def train_network(
+    spec: GameSpec,
+    net_spec: NetSpec,
+    cfg: TrainConfig,
+    data: ReplayDataModule,
+    out: Path,
+    tracking_uri: str,
+    init: Path | None = None,
+    run_name: str | None = None,
+    extra_params: dict[str, Any] | None = None,
+    progress: bool = True,
+) -> TrainResult:
+    quiet_lightning()
+    L.seed_everything(cfg.seed, workers=True, verbose=False)
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    if init is not None:
+        net, _ = load_checkpoint(init, spec)  # its architecture wins over params.net
+        net.train()
+    else:
+        net = PolicyValueNet(spec, net_spec)
+    module = PolicyValueModule(net, cfg, total_steps=cfg.steps)
+    logger = MLFlowLogger(experiment_name=experiment_name(spec), tracking_uri=tracking_uri, run_name=run_name)
+    params: dict[str, Any] = {
+        **{f"train.{k}": v for k, v in cfg.model_dump().items()},
+        **{f"net.{k}": v for k, v in net.net.model_dump().items()},
+        "game": str(spec),
+        "init": str(init) if init else "scratch",
+        "init_hash": file_hash(init) if init else "",
+        **(extra_params or {}),
+    }
+    logger.log_hyperparams(params)
+    trainer = L.Trainer(
+        max_steps=cfg.steps,
+        max_epochs=-1,
+        accelerator="cpu",
+        devices=1,
+        logger=logger,
+        log_every_n_steps=1,
+        deterministic=True,
+        enable_checkpointing=False,
+        enable_model_summary=False,
+        enable_progress_bar=progress,
+        callbacks=[RichProgressBar()] if progress else [],
+    )
+    start = time.perf_counter()
+    trainer.fit(module, datamodule=data)
+    seconds = time.perf_counter() - start
+    net.eval()
+    meta = {"run_id": logger.run_id, "steps": cfg.steps, "positions": len(data.positions or [])}
+    save_checkpoint(out, net, meta)
+    logger.experiment.log_artifact(logger.run_id, str(out))
+    final = {k: float(v) for k, v in trainer.callback_metrics.items()}
+    return TrainResult(
+        run_id=str(logger.run_id),
+        experiment_id=str(logger.experiment_id),
+        checkpoint=Path(out),
+        steps=int(trainer.global_step),
+        positions=len(data.positions or []),
+        seconds=seconds,
+        samples_per_s=trainer.global_step * data.batch_size / seconds if seconds > 0 else 0.0,
+        final=final,
+        skipped=data.skipped,
+    )
