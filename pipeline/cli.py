@@ -154,7 +154,8 @@ def train(
     console.print(
         f"trained {result.steps} steps on {result.positions} positions in {result.seconds:.1f}s "
         f"({result.samples_per_s:,.0f} samples/s): loss {f.get('loss', float('nan')):.3f}, "
-        f"policy entropy {f.get('policy_entropy', float('nan')):.3f} -> {result.checkpoint} (MLflow run {result.run_id})"
+        f"policy entropy {f.get('policy_entropy', float('nan')):.3f} -> {result.checkpoint} "
+        f"(MLflow run {result.run_id})"
     )
 
 
