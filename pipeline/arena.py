@@ -1,0 +1,131 @@
+"""Matches between two players: colours alternate, openings are seeded and played twice
+(once with each colour), results come with Wilson intervals and an Elo estimate."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from pipeline.games.base import GameSpec, GameState
+from pipeline.players import Player
+
+
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (draws count as half a win)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo_difference(score: float, n: int) -> float:
+    """Elo of the first player over the second from its score fraction (clipped so a
+    clean sweep gives a finite figure: half a game short of perfect)."""
+    if n == 0:
+        return 0.0
+    p = min(max(score, 0.5 / n), 1 - 0.5 / n)
+    return -400.0 * math.log10(1.0 / p - 1.0)
+
+
+@dataclass
+class MatchResult:
+    player: str
+    opponent: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    wins_as_first: int
+    wins_as_second: int
+    lengths: list[int] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    def summary(self) -> dict[str, object]:
+        low, high = wilson(self.wins + 0.5 * self.draws, self.games)
+        out = asdict(self)
+        out.pop("lengths")
+        out.update(
+            score=round(self.score, 4),
+            win_rate=round(self.wins / self.games, 4) if self.games else 0.0,
+            interval_95=[round(low, 4), round(high, 4)],
+            elo=round(elo_difference(self.score, self.games), 1),
+            mean_length=round(float(np.mean(self.lengths)), 2) if self.lengths else 0.0,
+        )
+        return out
+
+
+def random_opening(spec: GameSpec, plies: int, rng: np.random.Generator) -> list[int]:
+    """`plies` random moves that do not end the game (swap never chosen)."""
+    while True:
+        state = spec.new_game()
+        moves = []
+        for _ in range(plies):
+            cells = [a for a in state.legal_actions() if a < spec.cells]
+            a = int(rng.choice(cells))
+            state.apply(a)
+            moves.append(a)
+            if state.is_terminal:
+                break
+        if not state.is_terminal:
+            return moves
+
+
+def play_match(
+    spec: GameSpec,
+    player: Player,
+    opponent: Player,
+    games: int,
+    seed: int = 0,
+    opening_plies: int = 0,
+    on_game_end=None,
+) -> MatchResult:
+    """`player` takes the first move in even-numbered games, `opponent` in odd ones; game
+    2i and 2i+1 share an opening. All games advance in lockstep."""
+    rng = np.random.default_rng(seed)
+    openings = [random_opening(spec, opening_plies, rng) for _ in range((games + 1) // 2)]
+    states: list[GameState] = []
+    for g in range(games):
+        state = spec.new_game()
+        for a in openings[g // 2]:
+            state.apply(a)
+        states.append(state)
+    player.start(spec, games, seed)
+    opponent.start(spec, games, seed + 1)
+    first = [g % 2 for g in range(games)]  # the colour `player` has in game g
+    result = MatchResult(player.name, opponent.name, games, 0, 0, 0, 0, 0)
+    done = [False] * games
+    while not all(done):
+        for side, who in ((0, player), (1, opponent)):
+            turn = [g for g in range(games) if not done[g] and ((states[g].current_player == first[g]) == (side == 0))]
+            if not turn:
+                continue
+            moves = who.choose(turn, [states[g] for g in turn])
+            for g, a in zip(turn, moves, strict=True):
+                states[g].apply(a)
+                player.observe(g, states[g], a)
+                opponent.observe(g, states[g], a)
+                if states[g].is_terminal:
+                    done[g] = True
+                    winner = states[g].winner
+                    result.lengths.append(states[g].ply)
+                    if winner is None:
+                        result.draws += 1
+                    elif winner == first[g]:
+                        result.wins += 1
+                        if first[g] == 0:
+                            result.wins_as_first += 1
+                        else:
+                            result.wins_as_second += 1
+                    else:
+                        result.losses += 1
+                    if on_game_end:
+                        on_game_end(g)
+    return result
