@@ -14,8 +14,8 @@ from rich.table import Table
 
 app = typer.Typer(help="zero-pipeline: AlphaZero-style self-play for Gomoku, Connect6 and Hex.", no_args_is_help=True)
 # A pipe gets a wide table rather than Rich's 80-column default with truncated cells.
-console = Console(width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True)
+console = Console(width=None if sys.stdout.isatty() else 160, emoji=False)
+err = Console(stderr=True, emoji=False)
 
 
 @app.callback()
@@ -157,6 +157,59 @@ def train(
         f"policy entropy {f.get('policy_entropy', float('nan')):.3f} -> {result.checkpoint} "
         f"(MLflow run {result.run_id})"
     )
+
+
+STAGES = ("selfplay", "train", "evaluate", "promote", "report")
+
+
+def load_workspace(root: Path, params_file: Path | None):
+    """Params (validated before any work) and paths of a pipeline workspace."""
+    from pipeline.config import ParamsError, load_params
+    from pipeline.workspace import Paths
+
+    paths = Paths(root.resolve())
+    try:
+        return load_params(params_file or paths.params), paths
+    except ParamsError as exc:
+        raise fail(str(exc)) from None
+
+
+@app.command()
+def init(
+    root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
+    params: Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")] = None,
+) -> None:
+    """Create the generation-0 champion and the pipeline state if they are missing."""
+    from pipeline.nets.checkpoint import CheckpointError
+    from pipeline.stages.init import run_init
+
+    p, paths = load_workspace(root, params)
+    try:
+        result = run_init(p, paths)
+    except CheckpointError as exc:
+        raise fail(str(exc)) from None
+    created = result["created"]
+    console.print("created " + ", ".join(created) if created else "champion and state already present")
+
+
+@app.command()
+def stage(
+    name: Annotated[str, typer.Argument(help="selfplay | train | evaluate | promote | report")],
+    root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
+    params: Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")] = None,
+    tracking_uri: Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///ROOT/mlflow.db)")] = None,
+) -> None:
+    """Run one pipeline stage (what each `dvc.yaml` stage calls)."""
+    if name not in STAGES:
+        raise fail(f"unknown stage {name!r}: one of {', '.join(STAGES)}")
+    from pipeline.stages.runner import StageError, run_stage
+
+    p, paths = load_workspace(root, params)
+    try:
+        result = run_stage(name, p, paths, tracking_uri, log=lambda m: err.print(m, highlight=False))
+    except StageError as exc:
+        raise fail(str(exc)) from None
+    console.print_json(data=result)
 
 
 if __name__ == "__main__":

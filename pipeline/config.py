@@ -4,7 +4,7 @@ one clear error naming the key and what is allowed, before any work starts."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -17,6 +17,35 @@ from pipeline.selfplay import SelfPlayConfig
 
 class ParamsError(ValueError):
     """params.yaml (or an override) is wrong; the message names the key."""
+
+
+class SelfPlayStageConfig(SelfPlayConfig):
+    games: int = Field(64, ge=1, description="self-play games per generation")
+    tasks: int = Field(2, ge=1, description="shards per generation, run in parallel")
+    runner: Literal["threads", "processes", "dask"] = "threads"
+    workers: int = Field(2, ge=1, description="parallel tasks (threads/processes) or local Dask workers")
+    dask_address: str | None = Field(None, description="scheduler of an existing Dask cluster (runner=dask)")
+    torch_threads: int = Field(1, ge=1, description="torch threads inside each task")
+
+
+class EvaluateConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    games: int = Field(10, ge=1, description="games against pure MCTS at the ladder level")
+    champion_games: int = Field(10, ge=0, description="games against the current champion")
+    simulations: int | None = Field(None, ge=1, description="network search per move (default: self-play's)")
+    opening_plies: int = Field(2, ge=0, description="random opening moves, each opening played with both colours")
+    ladder_start: int = Field(1000, ge=1, description="pure-MCTS playouts at the first ladder level")
+    ladder_step: int = Field(1000, ge=1, description="added to the ladder after a clean sweep")
+
+
+class PromoteConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    min_vs_pure: float = Field(0.9, ge=0, le=1, description="score needed against pure MCTS at the ladder level")
+    min_vs_champion: float = Field(0.5, ge=0, le=1, description="score needed against the champion")
+    raise_on_sweep: bool = True
+    register_model: bool = Field(True, description="register promoted models in the MLflow registry")
 
 
 class TrainConfig(OptimConfig):
@@ -35,8 +64,10 @@ class Params(BaseModel):
     seed: int = 0
     game: GameSpec = GameSpec()
     net: NetSpec = NetSpec()
-    selfplay: SelfPlayConfig = SelfPlayConfig()
+    selfplay: SelfPlayStageConfig = SelfPlayStageConfig()
     train: TrainConfig = TrainConfig()
+    evaluate: EvaluateConfig = EvaluateConfig()
+    promote: PromoteConfig = PromoteConfig()
 
 
 def describe(exc: ValidationError) -> str:

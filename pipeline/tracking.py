@@ -27,3 +27,27 @@ def metric_history(uri: str, run_id: str, key: str) -> list[tuple[int, float]]:
 
     client = MlflowClient(tracking_uri=uri)
     return sorted((m.step, m.value) for m in client.get_metric_history(run_id, key))
+
+
+def registered_name(spec: GameSpec) -> str:
+    return "zero-" + str(spec).replace(":", "-")
+
+
+def register_champion(uri: str, spec: GameSpec, run_id: str, artifact: str, generation: int) -> str:
+    """Register the run's checkpoint artifact as a new model version and point the
+    `champion` alias at it. Returns the version number."""
+    from mlflow.exceptions import MlflowException
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=uri)
+    name = registered_name(spec)
+    try:
+        client.create_registered_model(name, description=f"zero-pipeline champions for {spec}")
+    except MlflowException as exc:
+        if "already exists" not in str(exc).lower() and "RESOURCE_ALREADY_EXISTS" not in str(exc):
+            raise
+    run = client.get_run(run_id)
+    source = f"{run.info.artifact_uri}/{artifact}"
+    mv = client.create_model_version(name, source=source, run_id=run_id, tags={"generation": str(generation)})
+    client.set_registered_model_alias(name, "champion", mv.version)
+    return str(mv.version)

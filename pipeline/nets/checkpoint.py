@@ -46,13 +46,18 @@ def save_checkpoint(path: Path, net: PolicyValueNet, meta: dict[str, Any] | None
     return path
 
 
-def load_checkpoint(path: Path, game: GameSpec | None = None) -> tuple[PolicyValueNet, dict[str, Any]]:
-    """Load a checkpoint, checking it was made for `game` when one is given."""
+def load_checkpoint(
+    path: Path, game: GameSpec | None = None, data: bytes | None = None
+) -> tuple[PolicyValueNet, dict[str, Any]]:
+    """Load a checkpoint (from `data` when given, e.g. bytes shipped to a remote worker;
+    `path` then only names it), checking it was made for `game` when one is given."""
     path = Path(path)
-    if not path.is_file():
-        raise CheckpointError(f"{path}: no such checkpoint")
+    if data is None:
+        if not path.is_file():
+            raise CheckpointError(f"{path}: no such checkpoint")
+        data = path.read_bytes()
     try:
-        payload = torch.load(io.BytesIO(path.read_bytes()), map_location="cpu", weights_only=True)
+        payload = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as exc:  # torch raises many types for a damaged file
         raise CheckpointError(f"{path}: not a readable checkpoint ({type(exc).__name__})") from None
     if not isinstance(payload, dict) or payload.get("format") != FORMAT:

@@ -1,0 +1,27 @@
+"""Before the first iteration: a generation-0 champion (an untrained, seeded net) and the
+pipeline state. Idempotent: existing files are kept."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from pipeline.config import Params
+from pipeline.nets.checkpoint import load_checkpoint, save_checkpoint
+from pipeline.nets.resnet import PolicyValueNet
+from pipeline.workspace import Paths, State, save_state
+
+
+def run_init(params: Params, paths: Paths) -> dict[str, Any]:
+    created = []
+    if paths.champion.is_file():
+        load_checkpoint(paths.champion, params.game)  # a champion for another game is an error
+    else:
+        torch.manual_seed(params.seed)
+        save_checkpoint(paths.champion, PolicyValueNet(params.game, params.net), {"generation": 0})
+        created.append(str(paths.champion))
+    if not paths.state.is_file():
+        save_state(paths, State(ladder=params.evaluate.ladder_start))
+        created.append(str(paths.state))
+    return {"created": created}

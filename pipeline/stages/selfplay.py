@@ -1,0 +1,149 @@
+"""Stage 1, self-play: the champion plays the generation's games, split into tasks that a
+Prefect flow runs in parallel (threads, processes, or a Dask cluster). Each finished task
+becomes one shard, written atomically; a rerun plays only the shards still missing."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pipeline.config import Params
+from pipeline.games.base import GameSpec
+from pipeline.replay import Positions, ReplayError, generation_dir, read_shard, spec_header, write_shard
+from pipeline.selfplay import SelfPlayConfig
+from pipeline.workspace import Paths, derive_seed, load_state, write_json
+
+
+def plan(games: int, tasks: int) -> list[int]:
+    """Games per task, as even as possible."""
+    tasks = min(tasks, games)
+    base, extra = divmod(games, tasks)
+    return [base + (1 if i < extra else 0) for i in range(tasks)]
+
+
+def play_shard(job: dict[str, Any], model: bytes) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """One task: load the model from bytes and play. Plain data in and out, so it runs the
+    same in a thread, a process or on a remote Dask worker."""
+    import torch
+
+    from pipeline.nets.checkpoint import load_checkpoint
+    from pipeline.nets.evaluator import NetEvaluator
+    from pipeline.selfplay import play_games
+
+    spec = GameSpec.model_validate(job["game"])
+    if job.get("set_threads"):
+        torch.set_num_threads(job["torch_threads"])
+    net, _ = load_checkpoint(Path(job["model_path"]), spec, data=model)
+    config = SelfPlayConfig.model_validate(job["selfplay"])
+    positions, stats = play_games(spec, NetEvaluator(net), job["games"], config, seed=job["seed"])
+    arrays = {k: getattr(positions, k) for k in ("obs", "pi", "z", "game_id", "ply")}
+    summary = {
+        "games": stats.games,
+        "positions": stats.positions,
+        "first_player_wins": stats.first_player_wins,
+        "second_player_wins": stats.second_player_wins,
+        "draws": stats.draws,
+        "seconds": round(stats.seconds, 3),
+        "simulations": stats.simulations,
+    }
+    return arrays, summary
+
+
+def write_result(job: dict[str, Any], base_header: dict[str, Any], arrays, summary) -> dict[str, Any]:
+    header = {**base_header, **summary, "seed": job["seed"], "task": job["task"]}
+    write_shard(Path(job["path"]), Positions(**arrays), header)
+    return header
+
+
+def existing_shard(path: Path, spec: GameSpec, games: int) -> dict[str, Any] | None:
+    """The header of a complete shard already on disk, or None if it must be (re)played."""
+    if not path.is_file():
+        return None
+    try:
+        header = read_shard(path, spec).header
+    except ReplayError:
+        path.unlink()  # a damaged shard from an earlier run is replayed, not trusted
+        return None
+    return header if header.get("games") == games else None
+
+
+def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
+    from pipeline.flows import selfplay_flow
+
+    spec = params.game
+    state = load_state(paths)
+    generation = state.generation + 1
+    out_dir = generation_dir(paths.replay, generation)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for stale in out_dir.glob(".tmp-*"):
+        stale.unlink()  # a killed writer's temp file: never a visible shard
+    sizes = plan(params.selfplay.games, params.selfplay.tasks)
+    from pipeline.nets.checkpoint import file_hash
+
+    model_hash = file_hash(paths.champion)
+    headers: dict[int, dict[str, Any]] = {}
+    jobs = []
+    for task, games in enumerate(sizes):
+        path = out_dir / f"shard-{task:04d}.npz"
+        found = existing_shard(path, spec, games)
+        if found is not None:
+            headers[task] = found
+            continue
+        jobs.append(
+            {
+                "task": task,
+                "path": str(path),
+                "game": spec.model_dump(),
+                "selfplay": SelfPlayConfig.model_validate(
+                    params.selfplay.model_dump(include=set(SelfPlayConfig.model_fields))
+                ).model_dump(),
+                "games": games,
+                "seed": derive_seed(params.seed, generation, task),
+                "model_path": str(paths.champion),
+                "torch_threads": params.selfplay.torch_threads,
+                "set_threads": params.selfplay.runner != "threads",
+            }
+        )
+    if headers:
+        log(f"generation {generation}: {len(headers)} shard(s) already complete, {len(jobs)} to play")
+    base_header = {
+        **spec_header(spec),
+        "generation": generation,
+        "model_hash": model_hash,
+        "simulations": params.selfplay.search.simulations,
+    }
+
+    start = time.perf_counter()
+    if jobs:
+        if params.selfplay.runner == "threads":
+            import torch
+
+            torch.set_num_threads(params.selfplay.torch_threads)
+        cfg = params.selfplay
+        for header in selfplay_flow(jobs, base_header, cfg.runner, cfg.workers, cfg.dask_address):
+            headers[header["task"]] = header
+    seconds = time.perf_counter() - start
+    played = [headers[j["task"]] for j in jobs]
+    total = [headers[t] for t in sorted(headers)]
+    games = sum(h["games"] for h in total)
+    positions = sum(h["positions"] for h in total)
+    metrics = {
+        "generation": generation,
+        "games": games,
+        "positions": positions,
+        "mean_game_length": round(positions / games, 3) if games else 0.0,
+        "first_player_win_rate": round(sum(h["first_player_wins"] for h in total) / games, 4) if games else 0.0,
+        "second_player_win_rate": round(sum(h["second_player_wins"] for h in total) / games, 4) if games else 0.0,
+        "draw_rate": round(sum(h["draws"] for h in total) / games, 4) if games else 0.0,
+        "positions_per_s": round(sum(h["positions"] for h in played) / seconds, 2) if played and seconds else 0.0,
+        "seconds": round(seconds, 2),
+        "shards": len(total),
+        "resumed_shards": len(total) - len(played),
+        "simulations": params.selfplay.search.simulations,
+        "runner": params.selfplay.runner,
+    }
+    write_json(paths.report("selfplay.json"), metrics)
+    return metrics

@@ -1,0 +1,51 @@
+"""Stage 2, train: the candidate, initialised from the champion, on the replay window."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.config import Params
+from pipeline.nets.data import ReplayDataModule
+from pipeline.training import train_network
+from pipeline.workspace import Paths, derive_seed, load_state, write_json
+
+
+def run_train(params: Params, paths: Paths, tracking_uri: str, progress: bool = False) -> dict[str, Any]:
+    state = load_state(paths)
+    generation = state.generation + 1
+    cfg = params.train.model_copy(update={"seed": derive_seed(params.seed, params.train.seed, generation) % 2**31})
+    data = ReplayDataModule(
+        params.game,
+        replay_root=paths.replay,
+        window=cfg.window,
+        batch_size=cfg.batch_size,
+        augment=cfg.augment,
+        seed=cfg.seed,
+        skip_corrupt=cfg.skip_corrupt,
+    )
+    data.setup()
+    result = train_network(
+        params.game,
+        params.net,
+        cfg,
+        data,
+        paths.candidate,
+        tracking_uri,
+        init=paths.champion,
+        run_name=f"gen-{generation:04d}",
+        extra_params={"generation": generation},
+        progress=progress,
+    )
+    metrics = {
+        "generation": generation,
+        "run_id": result.run_id,
+        "experiment_id": result.experiment_id,
+        "steps": result.steps,
+        "positions": result.positions,
+        "seconds": round(result.seconds, 2),
+        "samples_per_s": round(result.samples_per_s, 1),
+        "skipped_shards": result.skipped,
+        **{f"final_{k}": round(v, 5) for k, v in result.final.items()},
+    }
+    write_json(paths.report("train.json"), metrics)
+    return metrics
