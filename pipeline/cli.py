@@ -212,5 +212,34 @@ def stage(
     console.print_json(data=result)
 
 
+@app.command()
+def iterate(
+    iterations: Annotated[int, typer.Option(min=1, help="how many full iterations")] = 1,
+    root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
+    params: Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")] = None,
+    record: Annotated[bool, typer.Option(help="commit each iteration with DVC and git")] = True,
+    push: Annotated[bool, typer.Option(help="`dvc push` after each recorded iteration")] = True,
+    tracking_uri: Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///ROOT/mlflow.db)")] = None,
+) -> None:
+    """Run N iterations as a Prefect flow (the same stage functions as `dvc repro`)."""
+    from pipeline.flows import iteration_flow
+    from pipeline.nets.checkpoint import CheckpointError
+    from pipeline.recording import RecordError
+    from pipeline.stages.init import run_init
+    from pipeline.stages.runner import StageError
+
+    p, paths = load_workspace(root, params)
+    try:
+        run_init(p, paths)
+        decisions = iteration_flow(
+            str(paths.root), iterations, record, push, str(params) if params else None, tracking_uri
+        )
+    except (StageError, RecordError, CheckpointError) as exc:
+        raise fail(str(exc)) from None
+    for d in decisions:
+        verdict = "promoted" if d["promoted"] else "kept the champion"
+        console.print(f"generation {d['generation']}: {verdict} ({'; '.join(d['reasons'])})", highlight=False)
+
+
 if __name__ == "__main__":
     app()

@@ -58,3 +58,56 @@ def selfplay_flow(
             headers.append(write_result(job, base_header, arrays, summary))
             logger.info("shard %s: %s games, %s positions", job["task"], summary["games"], summary["positions"])
     return headers
+
+
+@task(name="stage", cache_policy=NONE, task_run_name="{name}")
+def stage_task(name: str, root: str, params_file: str | None, tracking_uri: str | None) -> dict[str, Any]:
+    from pipeline.config import load_params
+    from pipeline.stages.runner import run_stage
+    from pipeline.workspace import Paths
+
+    paths = Paths(Path(root))
+    params = load_params(Path(params_file) if params_file else paths.params)
+    return run_stage(name, params, paths, tracking_uri)
+
+
+@task(name="record", cache_policy=NONE)
+def record_task(root: str, message: str, push: bool) -> dict[str, Any]:
+    from pipeline.recording import record_iteration
+    from pipeline.workspace import Paths
+
+    return record_iteration(Paths(Path(root)), message, push)
+
+
+STAGES = ("selfplay", "train", "evaluate", "promote", "report")
+
+
+@flow(name="zero-iteration", log_prints=False)
+def iteration_flow(
+    root: str,
+    iterations: int = 1,
+    record: bool = True,
+    push: bool = True,
+    params_file: str | None = None,
+    tracking_uri: str | None = None,
+) -> list[dict[str, Any]]:
+    """`iterations` full iterations with the stage functions `dvc repro` runs, each
+    recorded with DVC and git. Rerunning after a crash finishes the interrupted work:
+    completed shards are kept and an unrecorded generation is recorded first."""
+    from pipeline.workspace import Paths, load_state
+
+    paths = Paths(Path(root))
+    logger = get_run_logger()
+    decisions = []
+    if record:
+        record_task(root, f"generation {load_state(paths).generation}", push)
+    for i in range(iterations):
+        generation = load_state(paths).generation + 1
+        logger.warning("iteration %d/%d: generation %d", i + 1, iterations, generation)
+        for name in STAGES:
+            result = stage_task(name, root, params_file, tracking_uri)
+            if name == "promote":
+                decisions.append(result)
+        if record:
+            record_task(root, f"generation {generation}", push)
+    return decisions

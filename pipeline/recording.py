@@ -1,0 +1,57 @@
+"""Recording an iteration: DVC hashes the stage outputs into dvc.lock, the champion and
+state are re-added, git commits the small files, and `dvc push` sends the data to the
+default remote. Idempotent, so a run that died after its stages records on the rerun."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from pipeline.workspace import Paths
+
+
+class RecordError(RuntimeError):
+    pass
+
+
+def tool(name: str) -> str:
+    here = Path(sys.executable).with_name(name)
+    found = str(here) if here.exists() else shutil.which(name)
+    if not found:
+        raise RecordError(f"`{name}` is not installed")
+    return found
+
+
+def run(cmd: list[str], root: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
+    out = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    if check and out.returncode != 0:
+        raise RecordError(f"`{' '.join(Path(cmd[0]).name.split() + cmd[1:])}` failed: {out.stderr.strip()[-800:]}")
+    return out
+
+
+GIT_IDENTITY = ["-c", "user.name=zero-pipeline", "-c", "user.email=zero-pipeline@localhost"]
+
+
+def record_iteration(paths: Paths, message: str, push: bool = True) -> dict[str, object]:
+    root = paths.root
+    dvc, git = tool("dvc"), tool("git")
+    if not (root / ".dvc").is_dir():
+        raise RecordError(f"{root} is not a DVC repository (run `dvc init`)")
+    run([dvc, "commit", "--force", "--quiet"], root)
+    run([dvc, "add", "--quiet", str(paths.champion.relative_to(root)), str(paths.state.relative_to(root))], root)
+    small = ["dvc.lock", "models/champion.pt.dvc", "models/state.json.dvc", "reports", "params.yaml"]
+    small += [p for p in (".gitignore", "models/.gitignore", "data/.gitignore") if (root / p).exists()]
+    run([git, "add", "--", *[p for p in small if (root / p).exists()]], root)
+    staged = run([git, "diff", "--cached", "--quiet"], root, check=False).returncode != 0
+    has_identity = run([git, "config", "user.email"], root, check=False).returncode == 0
+    committed = False
+    if staged:
+        run([git, *([] if has_identity else GIT_IDENTITY), "commit", "--quiet", "-m", message], root)
+        committed = True
+    pushed = False
+    if push:
+        run([dvc, "push", "--quiet"], root)
+        pushed = True
+    return {"committed": committed, "pushed": pushed, "message": message}
