@@ -209,7 +209,7 @@ def stage(
         result = run_stage(name, p, paths, tracking_uri, log=lambda m: err.print(m, highlight=False))
     except StageError as exc:
         raise fail(str(exc)) from None
-    console.print_json(data=result)
+    console.print(f"{name}: " + json.dumps(result, default=str, separators=(",", ":")), highlight=False, soft_wrap=True)
 
 
 @app.command()

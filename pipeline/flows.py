@@ -99,7 +99,9 @@ def iteration_flow(
     paths = Paths(Path(root))
     logger = get_run_logger()
     decisions = []
-    if record:
+    from pipeline.recording import needs_record
+
+    if record and needs_record(paths):
         record_task(root, f"generation {load_state(paths).generation}", push)
     for i in range(iterations):
         generation = load_state(paths).generation + 1

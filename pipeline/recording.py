@@ -4,12 +4,13 @@ default remote. Idempotent, so a run that died after its stages records on the r
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from pipeline.workspace import Paths
+from pipeline.workspace import Paths, load_state
 
 
 class RecordError(RuntimeError):
@@ -34,12 +35,30 @@ def run(cmd: list[str], root: Path, check: bool = True) -> subprocess.CompletedP
 GIT_IDENTITY = ["-c", "user.name=zero-pipeline", "-c", "user.email=zero-pipeline@localhost"]
 
 
+def recorded_md5(dvc_file: Path) -> str | None:
+    if not dvc_file.is_file():
+        return None
+    for line in dvc_file.read_text().splitlines():
+        line = line.strip().removeprefix("- ")
+        if line.startswith("md5:"):
+            return line.split(":", 1)[1].strip()
+    return None
+
+
+def needs_record(paths: Paths) -> bool:
+    """True when the state has moved on since it was last recorded."""
+    current = hashlib.md5(paths.state.read_bytes()).hexdigest() if paths.state.is_file() else None
+    return current is not None and current != recorded_md5(paths.state.with_name("state.json.dvc"))
+
+
 def record_iteration(paths: Paths, message: str, push: bool = True) -> dict[str, object]:
     root = paths.root
     dvc, git = tool("dvc"), tool("git")
     if not (root / ".dvc").is_dir():
         raise RecordError(f"{root} is not a DVC repository (run `dvc init`)")
-    run([dvc, "commit", "--force", "--quiet"], root)
+    if load_state(paths).generation >= 1:
+        # Stage outputs exist only once an iteration has completed.
+        run([dvc, "commit", "--force", "--quiet"], root)
     run([dvc, "add", "--quiet", str(paths.champion.relative_to(root)), str(paths.state.relative_to(root))], root)
     small = ["dvc.lock", "models/champion.pt.dvc", "models/state.json.dvc", "reports", "params.yaml"]
     small += [p for p in (".gitignore", "models/.gitignore", "data/.gitignore") if (root / p).exists()]

@@ -187,7 +187,7 @@ class GameSpec(BaseModel):
     def action_name(self, action: int) -> str:
         """`h8` style: letter = column. Gomoku/Connect6 count rows from the bottom as in
         renju diagrams; Hex counts from the top as HexGui does (a1 is the top-left)."""
-        if self.game == "hex" and action == self.cells:
+        if self.game == "hex" and self.swap and action == self.cells:
             return "swap"
         if not 0 <= action < self.cells:
             raise IllegalMoveError(f"action {action} is off the {self.height}x{self.width} board")
@@ -307,6 +307,10 @@ class GameState:
     def to_action(self, move: int | str) -> int:
         if isinstance(move, str):
             return self.spec.parse_action(move)
+        if isinstance(move, bool) or not isinstance(move, int | np.integer):
+            raise IllegalMoveError(f"move {move!r} is neither an action index nor a move name")
+        if not 0 <= int(move) < self.spec.num_actions:
+            raise IllegalMoveError(f"move {move} is illegal: it is off the board")
         return int(move)
 
     def apply(self, move: int | str) -> GameState:

@@ -1,0 +1,71 @@
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+GIT_ID = ["-c", "user.name=test", "-c", "user.email=test@localhost"]
+
+TINY_PARAMS = {
+    "seed": 0,
+    "game": {"game": "gomoku", "height": 5, "width": 5, "k": 4},
+    "net": {"blocks": 1, "channels": 16, "value_hidden": 16},
+    "selfplay": {"games": 8, "tasks": 2, "workers": 2, "parallel_games": 4, "search": {"simulations": 16}},
+    "train": {"steps": 8, "batch_size": 32, "lr": 0.002},
+    "evaluate": {"games": 2, "champion_games": 2, "ladder_start": 20, "ladder_step": 20, "opening_plies": 1},
+    "promote": {"min_vs_pure": 0.9, "min_vs_champion": 0.5},
+}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_prefect(tmp_path_factory):
+    """Prefect in tests: a temporary PREFECT_HOME, analytics and UI off, logging WARNING."""
+    home = tmp_path_factory.mktemp("prefect-home")
+    settings = {
+        "PREFECT_HOME": str(home),
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PREFECT_UI_ENABLED": "false",
+        "PREFECT_LOGGING_LEVEL": "WARNING",
+    }
+    old = {k: os.environ.get(k) for k in settings}
+    os.environ.update(settings)
+    os.environ.pop("MLFLOW_TRACKING_URI", None)
+    yield
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
+def env() -> dict[str, str]:
+    out = dict(os.environ)
+    out["PATH"] = f"{BIN}{os.pathsep}{out.get('PATH', '')}"
+    return out
+
+
+def sh(cmd: list[str], cwd: Path, check: bool = True, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+    out = subprocess.run(cmd, cwd=cwd, env=env(), capture_output=True, text=True, timeout=timeout)
+    if check and out.returncode != 0:
+        raise AssertionError(f"{' '.join(cmd)} failed ({out.returncode}):\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}")
+    return out
+
+
+def make_workspace(path: Path, params: dict | None = None, remote: Path | None = None) -> Path:
+    """A fresh git + DVC workspace with the project's dvc.yaml and the given params."""
+    path.mkdir(parents=True, exist_ok=True)
+    for name in ("dvc.yaml", ".dvcignore", ".gitignore"):
+        shutil.copy(REPO / name, path / name)
+    shutil.copytree(REPO / ".dvc", path / ".dvc", ignore=shutil.ignore_patterns("tmp", "cache"))
+    (path / "params.yaml").write_text(yaml.safe_dump(params or TINY_PARAMS))
+    sh(["git", "init", "-q"], path)
+    if remote is not None:
+        sh([str(BIN / "dvc"), "remote", "add", "-d", "-f", "local", str(remote)], path)
+    sh(["git", "add", "-A"], path)
+    sh(["git", *GIT_ID, "commit", "-qm", "workspace"], path)
+    return path

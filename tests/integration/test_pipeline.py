@@ -1,0 +1,142 @@
+"""The product's main job, end to end: `dvc repro` iterations in a fresh git + DVC
+workspace with tiny params, and `zero iterate` as a Prefect flow."""
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+from mlflow.tracking import MlflowClient
+
+from pipeline.nets.checkpoint import file_hash
+from pipeline.replay import read_shard
+from pipeline.tracking import experiment_name
+from tests.conftest import BIN, GIT_ID, TINY_PARAMS, env, make_workspace, sh
+
+pytestmark = pytest.mark.integration
+
+DVC = str(BIN / "dvc")
+ZERO = str(BIN / "zero")
+
+
+def commit_iteration(ws, message):
+    sh([DVC, "add", "-q", "models/champion.pt", "models/state.json"], ws)
+    sh(["git", "add", "-A"], ws)
+    sh(["git", *GIT_ID, "commit", "-qm", message], ws)
+    sh([DVC, "push", "-q"], ws)
+    return sh(["git", "rev-parse", "HEAD"], ws).stdout.strip()
+
+
+def test_two_dvc_repro_iterations(tmp_path):
+    ws = make_workspace(tmp_path / "ws", remote=tmp_path / "remote")
+    sh([ZERO, "init"], ws)
+    sh([DVC, "add", "-q", "models/champion.pt", "models/state.json"], ws)
+
+    sh([DVC, "repro"], ws)
+    lock1 = (ws / "dvc.lock").read_text()
+    first = commit_iteration(ws, "generation 1")
+    champion1 = file_hash(ws / "models/champion.pt")
+
+    sh([DVC, "repro"], ws)
+    lock2 = (ws / "dvc.lock").read_text()
+    commit_iteration(ws, "generation 2")
+    assert lock1 != lock2
+
+    # Two generations of complete shards.
+    gens = sorted(p.name for p in (ws / "data/replay").iterdir())
+    assert gens == ["gen-0001", "gen-0002"]
+    for gen in gens:
+        shards = sorted((ws / "data/replay" / gen).glob("shard-*.npz"))
+        assert len(shards) == TINY_PARAMS["selfplay"]["tasks"]
+        assert sum(read_shard(s).header["games"] for s in shards) == TINY_PARAMS["selfplay"]["games"]
+
+    # MLflow: one training run per generation with per-step loss and entropy.
+    client = MlflowClient(tracking_uri=f"sqlite:///{ws / 'mlflow.db'}")
+    from pipeline.games.base import GameSpec
+
+    exp = client.get_experiment_by_name(experiment_name(GameSpec.model_validate(TINY_PARAMS["game"])))
+    runs = client.search_runs([exp.experiment_id])
+    assert len(runs) == 2
+    for run in runs:
+        for key in ("loss", "policy_entropy"):
+            history = client.get_metric_history(run.info.run_id, key)
+            assert len(history) == TINY_PARAMS["train"]["steps"]
+
+    # The stage reports agree with each other and with the state.
+    evaluation = json.loads((ws / "reports/evaluation.json").read_text())
+    promotion = json.loads((ws / "reports/promotion.json").read_text())
+    train = json.loads((ws / "reports/train.json").read_text())
+    state = json.loads((ws / "models/state.json").read_text())
+    assert evaluation["generation"] == promotion["generation"] == train["generation"] == state["generation"] == 2
+    gate = evaluation["vs_pure"]["score"] >= 0.9 and evaluation["vs_champion"]["score"] >= 0.5
+    assert promotion["promoted"] == gate
+    assert promotion["champion_hash"] == file_hash(ws / "models/champion.pt")
+    assert [h["generation"] for h in state["history"]] == [1, 2]
+    assert state["history"][1]["train_run_id"] == train["run_id"]
+    report = (ws / "reports/report.md").read_text()
+    assert "Generation 2" in report and "| 2 | 16 |" in report
+    assert (ws / "reports/training.png").stat().st_size > 1000
+    assert (ws / "reports/strength.png").stat().st_size > 1000
+
+    metrics = json.loads(sh([DVC, "metrics", "show", "--json"], ws).stdout)
+    shown = json.dumps(metrics)
+    for name in ("selfplay.json", "train.json", "evaluation.json", "promotion.json"):
+        assert name in shown
+
+    # An older commit + `dvc checkout` restores that generation's data and champion.
+    sh(["git", "checkout", "-q", first], ws)
+    sh([DVC, "checkout", "-q", "--force"], ws)
+    assert sorted(p.name for p in (ws / "data/replay").iterdir()) == ["gen-0001"]
+    assert file_hash(ws / "models/champion.pt") == champion1
+    assert json.loads((ws / "models/state.json").read_text())["generation"] == 1
+
+    # `dvc pull` brings everything back from the remote.
+    sh(["git", "checkout", "-q", "-"], ws)
+    for path in ("data/replay", ".dvc/cache"):
+        subprocess.run(["rm", "-rf", str(ws / path)], check=True)
+    sh([DVC, "pull", "-q", "--force"], ws)
+    assert sorted(p.name for p in (ws / "data/replay").iterdir()) == ["gen-0001", "gen-0002"]
+
+    # An experiment with an override is one more iteration.
+    sh([DVC, "exp", "run", "-S", "train.lr=0.01"], ws)
+    assert json.loads((ws / "reports/train.json").read_text())["generation"] == 3
+
+
+def test_iterate_records_each_iteration_and_resumes_after_kill(tmp_path):
+    params = {**TINY_PARAMS, "selfplay": {**TINY_PARAMS["selfplay"], "tasks": 4, "workers": 1, "games": 8}}
+    ws = make_workspace(tmp_path / "ws", params=params, remote=tmp_path / "remote")
+    # Start an iteration and kill -9 it once the first shard of generation 1 exists.
+    proc = subprocess.Popen(
+        [ZERO, "iterate", "--iterations", "1"],
+        cwd=ws,
+        env=env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    gen1 = ws / "data/replay/gen-0001"
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None and not list(gen1.glob("shard-*.npz")):
+        time.sleep(0.2)
+    assert proc.poll() is None, "zero iterate ended before it was killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert list(gen1.glob("shard-*.npz")), "no shard appeared before the deadline"
+    for shard in gen1.glob("shard-*.npz"):
+        read_shard(shard)  # every visible shard is whole
+
+    sh([ZERO, "iterate", "--iterations", "2"], ws)
+    selfplay = json.loads((ws / "reports/selfplay.json").read_text())
+    state = json.loads((ws / "models/state.json").read_text())
+    assert state["generation"] == 2
+    games = [
+        sum(read_shard(s).header["games"] for s in (ws / f"data/replay/gen-000{g}").glob("shard-*.npz")) for g in (1, 2)
+    ]
+    assert games == [8, 8]
+    assert selfplay["generation"] == 2
+    log = sh(["git", "log", "--format=%s"], ws).stdout.split("\n")
+    assert "generation 1" in log and "generation 2" in log
+    assert any((tmp_path / "remote").rglob("*")), "dvc push sent nothing"
+    assert sh([DVC, "status", "-q"], ws, check=False).returncode == 0
