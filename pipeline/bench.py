@@ -124,6 +124,48 @@ def bench_network(spec: GameSpec, games: int, simulations: int, repeats: int, th
     return out
 
 
+def bench_training(spec: GameSpec, batch: int, steps: int, threads: int | None) -> list[Record]:
+    """Optimiser steps of the training loss (forward, backward, Adam) on the default net,
+    the work Lightning runs per batch; Hex also compares hexagonal with square kernels."""
+    import torch
+
+    from pipeline.nets.evaluator import NetEvaluator
+    from pipeline.nets.module import OptimConfig, PolicyValueModule
+    from pipeline.nets.resnet import NetSpec, PolicyValueNet
+
+    if threads:
+        torch.set_num_threads(threads)
+    rng = np.random.default_rng(0)
+    obs = torch.from_numpy(rng.integers(0, 2, (batch, *spec.obs_shape)).astype(np.float32))
+    pi = torch.softmax(torch.from_numpy(rng.normal(size=(batch, spec.num_actions)).astype(np.float32)), dim=1)
+    z = torch.from_numpy(rng.choice([-1.0, 1.0], batch).astype(np.float32))
+    out = []
+    kinds = [False, True] if spec.game == "hex" else [False]
+    for hexagonal in kinds:
+        net = PolicyValueNet(spec, NetSpec(hex_kernels=hexagonal))
+        module = PolicyValueModule(net, OptimConfig())
+        opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+
+        def step(module: PolicyValueModule = module, opt: torch.optim.Optimizer = opt) -> None:
+            opt.zero_grad()
+            module.losses(obs, pi, z)["loss"].backward()
+            opt.step()
+
+        step()
+        seconds = timed(lambda s=step: [s() for _ in range(steps)], 1)
+        suffix = "_hex_kernels" if hexagonal else ""
+        out.append(record(spec, "random", f"train_samples_per_s{suffix}", steps * batch / seconds, "samples/s"))
+        if spec.game == "hex":
+            evaluator = NetEvaluator(net)
+            x = obs.numpy()
+            evaluator(x)
+            forward = batch / timed(lambda e=evaluator, x=x: e(x), 3)
+            kind = "hex" if hexagonal else "square"
+            out.append(record(spec, "random", f"forward_positions_per_s_{kind}_kernels", forward, "positions/s"))
+            net.train()
+    return out
+
+
 FIRST_PLAYOUT = (
     "import time; t0 = time.perf_counter(); "
     "from pipeline.games.base import GameSpec; from pipeline.search.pure import PureMCTS; "
@@ -159,6 +201,9 @@ def run_bench(
         if progress:
             progress(f"network search on {spec}")
         records += bench_network(spec, games, simulations, repeats, threads)
+        if progress:
+            progress(f"training on {spec}")
+        records += bench_training(spec, 256, 3 if quick else 10, threads)
     if progress:
         progress("second-process start-up")
     records += bench_startup()

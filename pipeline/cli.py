@@ -213,8 +213,49 @@ def stage(
 
 
 @app.command()
+def evaluate(
+    model: Annotated[Path, typer.Option(help="checkpoint to judge (its game is read from it)")],
+    vs: Annotated[str, typer.Option(help="opponent: pure:N, random, or another checkpoint")] = "pure:1000",
+    games: Annotated[int, typer.Option(min=1, help="games; colours alternate, openings paired")] = 20,
+    simulations: Annotated[int, typer.Option(min=1, help="network search per move")] = 200,
+    opening_plies: Annotated[int, typer.Option(min=0, help="random opening moves per pair of games")] = 2,
+    seed: Annotated[int, typer.Option()] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+) -> None:
+    """Play a checkpoint against an opponent and report the score with its interval."""
+    from pipeline.arena import play_match
+    from pipeline.nets.checkpoint import CheckpointError, load_checkpoint
+    from pipeline.nets.evaluator import NetEvaluator
+    from pipeline.players import NetPlayer, make_player
+    from pipeline.search.mcts import SearchConfig
+
+    try:
+        net, _ = load_checkpoint(model)
+        spec = net.game
+        search = SearchConfig(simulations=simulations)
+        player = NetPlayer(NetEvaluator(net), search, name=model.stem)
+        opponent = make_player(vs, spec, search)
+    except (CheckpointError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    with err.status(f"{model.stem} vs {vs}: {games} games of {spec}"):
+        result = play_match(spec, player, opponent, games, seed, opening_plies)
+    summary = result.summary()
+    if as_json:
+        print(json.dumps({"game": str(spec), "simulations": simulations, **summary}))
+        return
+    low, high = summary["interval_95"]
+    console.print(
+        f"{model.stem} vs {vs} on {spec}: {result.wins} wins, {result.losses} losses, {result.draws} draws "
+        f"(as first {result.wins_as_first}, as second {result.wins_as_second}); "
+        f"score {summary['score']:.2f} [{low:.2f}, {high:.2f}] 95%; Elo {summary['elo']:+.0f}",
+        highlight=False,
+    )
+
+
+@app.command()
 def iterate(
-    iterations: Annotated[int, typer.Option(min=1, help="how many full iterations")] = 1,
+    iterations: Annotated[int, typer.Option(min=1, help="how many full iterations (at most)")] = 1,
+    minutes: Annotated[float | None, typer.Option(min=0, help="start no new iteration after this long")] = None,
     root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
     params: Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")] = None,
     record: Annotated[bool, typer.Option(help="commit each iteration with DVC and git")] = True,
@@ -232,7 +273,7 @@ def iterate(
     try:
         run_init(p, paths)
         decisions = iteration_flow(
-            str(paths.root), iterations, record, push, str(params) if params else None, tracking_uri
+            str(paths.root), iterations, record, push, str(params) if params else None, tracking_uri, minutes
         )
     except (StageError, RecordError, CheckpointError) as exc:
         raise fail(str(exc)) from None

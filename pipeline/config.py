@@ -26,6 +26,7 @@ class SelfPlayStageConfig(SelfPlayConfig):
     workers: int = Field(2, ge=1, description="parallel tasks (threads/processes) or local Dask workers")
     dask_address: str | None = Field(None, description="scheduler of an existing Dask cluster (runner=dask)")
     torch_threads: int = Field(1, ge=1, description="torch threads inside each task")
+    threat_guidance_until: int = Field(0, ge=0, description="threat guidance in self-play up to this generation")
 
 
 class EvaluateConfig(BaseModel):

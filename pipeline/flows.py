@@ -90,6 +90,7 @@ def iteration_flow(
     push: bool = True,
     params_file: str | None = None,
     tracking_uri: str | None = None,
+    minutes: float | None = None,
 ) -> list[dict[str, Any]]:
     """`iterations` full iterations with the stage functions `dvc repro` runs, each
     recorded with DVC and git. Rerunning after a crash finishes the interrupted work:
@@ -103,7 +104,13 @@ def iteration_flow(
 
     if record and needs_record(paths):
         record_task(root, f"generation {load_state(paths).generation}", push)
+    import time
+
+    start = time.monotonic()
     for i in range(iterations):
+        if minutes is not None and time.monotonic() - start >= 60 * minutes:
+            logger.warning("time budget of %s minutes reached after %d iteration(s)", minutes, i)
+            break
         generation = load_state(paths).generation + 1
         logger.warning("iteration %d/%d: generation %d", i + 1, iterations, generation)
         for name in STAGES:

@@ -58,6 +58,15 @@ def write_result(job: dict[str, Any], base_header: dict[str, Any], arrays, summa
     return header
 
 
+def selfplay_config(params: Params, generation: int) -> SelfPlayConfig:
+    """The per-game self-play settings; threat guidance is switched on for the early
+    generations when `threat_guidance_until` asks for it."""
+    config = SelfPlayConfig.model_validate(params.selfplay.model_dump(include=set(SelfPlayConfig.model_fields)))
+    if generation <= params.selfplay.threat_guidance_until:
+        config.search = config.search.model_copy(update={"threat_guidance": True})
+    return config
+
+
 def existing_shard(path: Path, spec: GameSpec, games: int) -> dict[str, Any] | None:
     """The header of a complete shard already on disk, or None if it must be (re)played."""
     if not path.is_file():
@@ -97,9 +106,7 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
                 "task": task,
                 "path": str(path),
                 "game": spec.model_dump(),
-                "selfplay": SelfPlayConfig.model_validate(
-                    params.selfplay.model_dump(include=set(SelfPlayConfig.model_fields))
-                ).model_dump(),
+                "selfplay": selfplay_config(params, generation).model_dump(),
                 "games": games,
                 "seed": derive_seed(params.seed, generation, task),
                 "model_path": str(paths.champion),

@@ -29,6 +29,17 @@ def test_bench_json_records():
         assert {r["figure"] for r in mine} == FIGURES
         assert {r["position"] for r in mine} == {"empty", "midgame"}
         assert all(r["value"] > 0 for r in mine)
+    train = {
+        r["figure"]
+        for r in records
+        if r["game"] == "hex" and r["figure"].startswith(("train", "forward_positions_per_s_"))
+    }
+    assert train == {
+        "train_samples_per_s",
+        "train_samples_per_s_hex_kernels",
+        "forward_positions_per_s_hex_kernels",
+        "forward_positions_per_s_square_kernels",
+    }
     startup = [r for r in records if r["figure"] == "second_process_first_playout_s"]
     assert len(startup) == 1 and startup[0]["value"] > 0
 
