@@ -252,6 +252,63 @@ def evaluate(
     )
 
 
+def model_finder(explicit: Path | None):
+    """The checkpoint for a game: the one given, else a pretrained model for that exact
+    game, else the champion if it fits, else None (pure MCTS)."""
+    from pipeline.games.base import GameSpec
+    from pipeline.nets.checkpoint import CheckpointError, load_checkpoint
+
+    def find(spec: GameSpec) -> Path | None:
+        candidates = (
+            [explicit] if explicit else [*sorted(Path("models/pretrained").glob("*.pt")), Path("models/champion.pt")]
+        )
+        for path in candidates:
+            if path is None or not path.is_file():
+                continue
+            try:
+                load_checkpoint(path, spec)
+            except CheckpointError:
+                if explicit:
+                    raise
+                continue
+            return path
+        return None
+
+    return find
+
+
+@app.command()
+def brain(
+    model: Annotated[
+        Path | None, typer.Option(help="checkpoint (default: a pretrained model or the champion that fits)")
+    ] = None,
+    simulations: Annotated[int, typer.Option(min=1, help="network search per move, at most")] = 800,
+    playouts: Annotated[int, typer.Option(min=1, help="pure-MCTS playouts per move when no model fits")] = 20000,
+) -> None:
+    """Gomocup/Piskvork brain protocol on stdin/stdout (Gomoku; INFO rule 1 = exact five)."""
+    from pipeline.serve.brain import run_brain
+
+    run_brain(model_finder(model), simulations, playouts)
+
+
+@app.command()
+def htp(
+    model: Annotated[
+        Path | None, typer.Option(help="checkpoint (default: a pretrained model or the champion that fits)")
+    ] = None,
+    size: Annotated[int, typer.Option(min=2, max=19, help="initial board size (boardsize changes it)")] = 11,
+    swap: Annotated[bool, typer.Option(help="play with the swap rule")] = False,
+    simulations: Annotated[int, typer.Option(min=1, help="network search per move")] = 800,
+    playouts: Annotated[int, typer.Option(min=1, help="pure-MCTS playouts per move when no model fits")] = 20000,
+) -> None:
+    """Hex over GTP/HTP on stdin/stdout, for HexGui and MoHex-style tools."""
+    from pipeline.serve.engine import Engine
+    from pipeline.serve.htp import run_htp
+
+    find = model_finder(model)
+    run_htp(lambda spec: Engine(spec, find(spec), simulations, playouts), size, swap)
+
+
 @app.command()
 def iterate(
     iterations: Annotated[int, typer.Option(min=1, help="how many full iterations (at most)")] = 1,

@@ -135,6 +135,19 @@ class PureMCTS:
         self.last_playouts = int(tree.I[0, 0, VISITS]) - before
         return tree.root_visits(0)
 
+    @property
+    def solved(self) -> bool:
+        """The last search proved the root's result."""
+        return self._tree is not None and self._tree.I[0, 0, TERMINAL] != 0
+
+    def best_action(self) -> int:
+        assert self._tree is not None, "search first"
+        return self._tree.best_action(0)
+
+    def root_value(self) -> float:
+        assert self._tree is not None, "search first"
+        return self._tree.root_value(0)
+
     def choose(self, state: GameState) -> int:
         self.search(state)
         assert self._tree is not None

@@ -1,0 +1,1 @@
+"""Playing the champion: the web app, the Gomocup brain and the HTP engine."""

@@ -1,0 +1,231 @@
+"""`zero brain`: the Gomocup / Piskvork brain protocol on stdin/stdout, so a model plays
+in Piskvork and Gomocup-style tournaments. Coordinates are `x,y` with x the column and
+y the row, both from 0 at the top-left. INFO rule bit 1 selects exact five."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from pipeline.games.base import GameSpec, GameState, IllegalMoveError
+
+ABOUT = 'name="zero-pipeline", version="0.1", author="zero-pipeline", country="", www="", email=""'
+
+
+class ProtocolError(ValueError):
+    """A malformed or impossible command: answered with ERROR, the engine keeps running."""
+
+
+class Brain:
+    def __init__(self, make_engine: Callable[[GameSpec], object], out: TextIO = sys.stdout):
+        self.make_engine = make_engine
+        self.out = out
+        self.size: tuple[int, int] | None = None
+        self.exact = False
+        self.state: GameState | None = None
+        self.engine = None
+        self.timeout_turn = 5000  # ms
+        self.timeout_match = 0  # ms, 0 = no limit
+        self.time_left: int | None = None
+        self.me = 0
+
+    # ---- protocol -------------------------------------------------------------------
+    def send(self, line: str) -> None:
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def handle(self, line: str, lines) -> bool:
+        """Handle one command; False means END."""
+        parts = line.strip().split(maxsplit=1)
+        if not parts:
+            return True
+        cmd, arg = parts[0].upper(), (parts[1] if len(parts) > 1 else "")
+        try:
+            if cmd == "END":
+                return False
+            if cmd == "START":
+                self.start(self.number(arg, "board size"), None)
+            elif cmd == "RECTSTART":
+                w, h = self.pair(arg, "width,height")
+                self.start(w, h)
+            elif cmd == "RESTART":
+                self.need_board()
+                assert self.size is not None
+                self.start(*self.size)
+            elif cmd == "INFO":
+                self.info(arg)
+            elif cmd == "ABOUT":
+                self.send(ABOUT)
+            elif cmd == "BEGIN":
+                self.need_board()
+                self.reply_move()
+            elif cmd == "TURN":
+                self.need_board()
+                self.play(*self.pair(arg, "x,y"))
+                self.reply_move()
+            elif cmd == "BOARD":
+                self.need_board()
+                self.board(lines)
+                self.reply_move()
+            elif cmd == "TAKEBACK":
+                self.need_board()
+                self.takeback(*self.pair(arg, "x,y"))
+                self.send("OK")
+            else:
+                self.send(f"UNKNOWN command {cmd}")
+        except (ProtocolError, IllegalMoveError, ValueError) as exc:
+            self.send(f"ERROR {exc}")
+        return True
+
+    @staticmethod
+    def number(text: str, what: str) -> int:
+        try:
+            return int(text.strip())
+        except ValueError:
+            raise ProtocolError(f"expected {what}, got {text!r}") from None
+
+    @staticmethod
+    def pair(text: str, what: str) -> tuple[int, int]:
+        try:
+            a, b = (int(v) for v in text.strip().split(","))
+        except ValueError:
+            raise ProtocolError(f"expected {what}, got {text!r}") from None
+        return a, b
+
+    def need_board(self) -> None:
+        if self.state is None:
+            raise ProtocolError("no board: send START first")
+
+    def spec(self) -> GameSpec:
+        assert self.size is not None
+        w, h = self.size
+        return GameSpec(game="gomoku", width=w, height=h, k=5, rules="exact" if self.exact else "freestyle")
+
+    def start(self, width: int, height: int | None) -> None:
+        height = width if height is None else height
+        try:
+            spec = GameSpec(
+                game="gomoku", width=width, height=height, k=5, rules="exact" if self.exact else "freestyle"
+            )
+        except ValueError:
+            self.send(f"ERROR unsupported board {width}x{height} (5..19 on each side)")
+            return
+        self.size = (width, height)
+        self.state = spec.new_game()
+        self.engine = self.make_engine(spec)
+        self.send("OK")
+
+    def info(self, arg: str) -> None:
+        key, _, value = arg.partition(" ")
+        key = key.lower()
+        try:
+            number = int(value) if value.strip().lstrip("-").isdigit() else None
+        except ValueError:
+            number = None
+        if key == "timeout_turn" and number is not None:
+            self.timeout_turn = number
+        elif key == "timeout_match" and number is not None:
+            self.timeout_match = number
+        elif key == "time_left" and number is not None:
+            self.time_left = number
+        elif key == "rule" and number is not None:
+            exact = bool(number & 1)
+            if exact != self.exact:
+                self.exact = exact
+                if self.state is not None and self.state.ply == 0:
+                    self.state = self.spec().new_game()
+                    self.engine = self.make_engine(self.spec())
+        # max_memory, game_type, evaluate, folder: accepted and ignored.
+
+    def cell(self, x: int, y: int) -> int:
+        assert self.size is not None
+        w, h = self.size
+        if not (0 <= x < w and 0 <= y < h):
+            raise ProtocolError(f"{x},{y} is off the {w}x{h} board")
+        return y * w + x
+
+    def play(self, x: int, y: int) -> None:
+        assert self.state is not None
+        self.state.apply(self.cell(x, y))
+
+    def takeback(self, x: int, y: int) -> None:
+        assert self.state is not None
+        cell = self.cell(x, y)
+        if not self.state.history or self.state.history[-1] != cell:
+            raise ProtocolError(f"{x},{y} is not the last move")
+        moves = self.state.history[:-1]
+        self.state = self.spec().new_game()
+        for a in moves:
+            self.state.apply(a)
+
+    def board(self, lines) -> None:
+        """BOARD ... DONE: stones in the order played; field 1 is ours, 2 the opponent's."""
+        mine, theirs = [], []
+        for raw in lines:
+            text = raw.strip()
+            if text.upper() == "DONE":
+                break
+            try:
+                x, y, field = (int(v) for v in text.split(","))
+            except ValueError:
+                raise ProtocolError(f"bad BOARD line {text!r}") from None
+            (mine if field == 1 else theirs).append(self.cell(x, y))
+        else:
+            raise ProtocolError("BOARD without DONE")
+        # We move next: with equal counts we are the first player.
+        if len(mine) == len(theirs):
+            first, second = mine, theirs
+        elif len(theirs) == len(mine) + 1:
+            first, second = theirs, mine
+        else:
+            raise ProtocolError(f"impossible position: {len(mine)} own and {len(theirs)} opponent stones")
+        state = self.spec().new_game()
+        for i in range(len(first) + len(second)):
+            state.apply((first if i % 2 == 0 else second)[i // 2])
+        self.state = state
+
+    def budget_seconds(self) -> float:
+        """Honour the per-turn limit and the match clock, with a safety margin."""
+        limits = [self.timeout_turn / 1000.0] if self.timeout_turn > 0 else [30.0]
+        if self.time_left is not None and self.timeout_match > 0:
+            assert self.state is not None
+            moves_left = max(10, (self.state.spec.cells - self.state.ply) // 2)
+            limits.append(self.time_left / 1000.0 / moves_left)
+        return max(0.05, 0.7 * min(limits) - 0.05)
+
+    def reply_move(self) -> None:
+        assert self.state is not None and self.engine is not None and self.size is not None
+        if self.state.is_terminal:
+            raise ProtocolError("the game is over")
+        start = time.perf_counter()
+        thought = self.engine.think(self.state, seconds=self.budget_seconds())
+        self.state.apply(thought.action)
+        w = self.size[0]
+        y, x = divmod(thought.action, w)
+        self.send(
+            f"MESSAGE {self.engine.name}: {thought.simulations} simulations in "
+            f"{time.perf_counter() - start:.2f}s, value {thought.value:+.2f}"
+        )
+        self.send(f"{x},{y}")
+
+
+def run_brain(
+    model_for: Callable[[GameSpec], Path | None],
+    simulations: int,
+    playouts: int,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+) -> None:
+    from pipeline.serve.engine import Engine
+
+    def make_engine(spec: GameSpec) -> Engine:
+        return Engine(spec, model_for(spec), simulations=simulations, playouts=playouts)
+
+    brain = Brain(make_engine, stdout)
+    lines = iter(stdin.readline, "")
+    for line in lines:
+        if not brain.handle(line, lines):
+            break
