@@ -310,6 +310,19 @@ def htp(
 
 
 @app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
+    models: Annotated[list[Path] | None, typer.Option(help="checkpoint files or folders to offer (repeatable)")] = None,
+) -> None:
+    """The browser UI: play the champion, a pretrained model or pure MCTS."""
+    from pipeline.serve.app import serve as run
+
+    console.print(f"zero-pipeline on http://{host}:{port}")
+    run(host, port, models)
+
+
+@app.command()
 def iterate(
     iterations: Annotated[int, typer.Option(min=1, help="how many full iterations (at most)")] = 1,
     minutes: Annotated[float | None, typer.Option(min=0, help="start no new iteration after this long")] = None,

@@ -1,0 +1,363 @@
+"""`zero serve`: play the champion in a browser. FastAPI with one static page.
+
+Games live in memory, keyed by an id the page keeps per tab, so tabs are isolated. Models
+are chosen by id from a list the server built at start-up; a client never names a path.
+Searches run in the worker threadpool, so thinking never blocks other requests."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from pipeline.games.base import GameSpec, GameState, IllegalMoveError
+from pipeline.games.layout import HEX
+from pipeline.serve.engine import Engine
+from pipeline.serve.records import RecordError, from_psq, from_sgf, to_psq, to_sgf
+
+STATIC = Path(__file__).parent / "static"
+MAX_GAMES = 500
+
+
+@dataclass
+class ModelEntry:
+    id: str
+    label: str
+    spec: GameSpec
+    path: Path
+
+
+def scan_models(dirs: list[Path]) -> dict[str, ModelEntry]:
+    """Checkpoints the server may use, read once at start-up."""
+    from pipeline.nets.checkpoint import CheckpointError, load_checkpoint
+
+    found: dict[str, ModelEntry] = {}
+    for d in dirs:
+        paths = [d] if d.is_file() else sorted(d.glob("*.pt")) if d.is_dir() else []
+        for path in paths:
+            try:
+                net, _ = load_checkpoint(path)
+            except CheckpointError:
+                continue
+            key = path.stem if path.stem not in found else f"{path.parent.name}-{path.stem}"
+            found[key] = ModelEntry(key, f"{path.stem} ({net.game})", net.game, path)
+    return found
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    game: Literal["gomoku", "connect6", "hex"] = "gomoku"
+    size: int = Field(9, ge=2, le=19)
+    k: int = Field(5, ge=3, le=19)
+    rules: Literal["freestyle", "exact"] = "freestyle"
+    swap: bool = False
+    human: Literal["first", "second", "both"] = "first"
+    opponent: str = Field("pure", description="a model id from /api/options, or 'pure'")
+    budget: int = Field(400, ge=1, le=200_000, description="simulations (model) or playouts (pure MCTS)")
+
+
+class Move(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: str = Field(min_length=1, max_length=12)
+
+
+class Import(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    format: Literal["sgf", "psq"]
+    text: str = Field(max_length=200_000)
+    human: Literal["first", "second", "both"] = "first"
+    opponent: str = "pure"
+    budget: int = Field(400, ge=1, le=200_000)
+
+
+@dataclass
+class Session:
+    state: GameState
+    human: str
+    opponent: str
+    budget: int
+    engine: Engine | None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    resigned: int | None = None
+    visits: list[float] | None = None
+    search_value: float | None = None
+
+
+def spec_of(req: NewGame) -> GameSpec:
+    if req.game == "hex":
+        return GameSpec(game="hex", size=req.size, swap=req.swap)
+    if req.game == "connect6":
+        return GameSpec(game="connect6", size=req.size)
+    return GameSpec(game="gomoku", size=req.size, k=req.k, rules=req.rules)
+
+
+def winning_cells(state: GameState) -> list[int]:
+    """The line (Gomoku, Connect6) or chain (Hex) that won."""
+    if state.winner is None:
+        return []
+    spec = state.spec
+    board = state.board()
+    value = state.winner + 1
+    h, w = spec.height, spec.width
+    if spec.kind == HEX:
+        # The winner's stones reachable from its first edge that also reach the second.
+        stones = {(r, c) for r in range(h) for c in range(w) if board[r, c] == value}
+        start = {s for s in stones if (s[0] == 0 if state.winner == 0 else s[1] == 0)}
+        seen, todo = set(start), list(start)
+        while todo:
+            r, c = todo.pop()
+            for dr, dc in ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0)):
+                nb = (r + dr, c + dc)
+                if nb in stones and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        return sorted(r * w + c for r, c in seen)
+    last = state.history[-1]
+    r0, c0 = divmod(last, w)
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        line = [(r0, c0)]
+        for sign in (1, -1):
+            r, c = r0 + sign * dr, c0 + sign * dc
+            while 0 <= r < h and 0 <= c < w and board[r, c] == value:
+                line.append((r, c))
+                r, c = r + sign * dr, c + sign * dc
+        n = len(line)
+        if n == spec.k or (n > spec.k and spec.rules == "freestyle") or (spec.game == "connect6" and n >= 6):
+            return sorted(r * w + c for r, c in line)
+    return []
+
+
+def create_app(model_dirs: list[Path] | None = None) -> FastAPI:
+    app = FastAPI(title="zero-pipeline", docs_url="/api/docs", openapi_url="/api/openapi.json")
+    models = scan_models(model_dirs or [Path("models/pretrained"), Path("models/champion.pt")])
+    games: dict[str, Session] = {}
+    engines: dict[tuple[str, str, int], Engine] = {}
+    engines_lock = threading.Lock()
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(f"{'.'.join(str(x) for x in e['loc'][1:]) or 'body'}: {e['msg']}" for e in exc.errors())
+        return JSONResponse({"detail": problems or "malformed request"}, status_code=422)
+
+    def engine_for(spec: GameSpec, opponent: str, budget: int) -> Engine:
+        if opponent == "pure":
+            key = (str(spec), "pure", budget)
+            make = lambda: Engine(spec, None, playouts=budget)  # noqa: E731
+        else:
+            entry = models.get(opponent)
+            if entry is None:
+                raise HTTPException(404, f"unknown model {opponent!r}: choose one from /api/options")
+            if entry.spec != spec:
+                raise HTTPException(400, f"model {opponent!r} plays {entry.spec}, not {spec}")
+            key = (str(spec), opponent, budget)
+            make = lambda: Engine(spec, entry.path, simulations=budget)  # noqa: E731
+        with engines_lock:
+            if key not in engines:
+                engines[key] = make()
+            return engines[key]
+
+    def session(game_id: str) -> Session:
+        s = games.get(game_id)
+        if s is None:
+            raise HTTPException(404, f"no game {game_id!r}")
+        return s
+
+    def ai_to_move(s: Session) -> bool:
+        if s.human == "both" or s.state.is_terminal or s.resigned is not None:
+            return False
+        return s.state.current_player != (0 if s.human == "first" else 1)
+
+    def view(game_id: str, s: Session) -> dict:
+        st = s.state
+        spec = st.spec
+        winner = st.winner
+        if s.resigned is not None:
+            winner = 1 - s.resigned
+        return {
+            "id": game_id,
+            "spec": {
+                "game": spec.game,
+                "height": spec.height,
+                "width": spec.width,
+                "k": spec.k,
+                "rules": spec.rules,
+                "swap": spec.swap,
+                "name": str(spec),
+            },
+            "board": st.board().ravel().tolist(),
+            "to_move": st.current_player,
+            "ply": st.ply,
+            "legal": np.flatnonzero(st.legal_mask()).tolist() if s.resigned is None else [],
+            "history": [spec.action_name(a) for a in st.history],
+            "moves": st.history,
+            "last_turn": [c for c, p in st.hist_cells() if c >= 0 and p != st.current_player][:2]
+            if spec.game == "connect6"
+            else ([st.hist_cells()[0][0]] if st.history else []),
+            "stones_left_in_turn": (1 if st.ply == 0 or st.ply % 2 == 0 else 2) if spec.game == "connect6" else 1,
+            "swap_available": bool(spec.swap and st.legal_mask()[-1]) if spec.game == "hex" else False,
+            "over": st.is_terminal or s.resigned is not None,
+            "winner": winner,
+            "draw": st.is_draw,
+            "resigned": s.resigned,
+            "winning_cells": winning_cells(st) if s.resigned is None else [],
+            "human": s.human,
+            "opponent": s.opponent,
+            "ai_to_move": ai_to_move(s),
+            "visits": s.visits,
+            "search_value": s.search_value,
+        }
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/options")
+    def options() -> dict:
+        return {
+            "games": {
+                "gomoku": {"sizes": [3, 19], "k": [3, 19], "rules": ["freestyle", "exact"]},
+                "connect6": {"sizes": [6, 19]},
+                "hex": {"sizes": [2, 19], "swap": True},
+            },
+            "models": [
+                {
+                    "id": m.id,
+                    "label": m.label,
+                    "game": m.spec.game,
+                    "size": m.spec.height,
+                    "k": m.spec.k,
+                    "rules": m.spec.rules,
+                    "swap": m.spec.swap,
+                    "name": str(m.spec),
+                }
+                for m in models.values()
+            ],
+        }
+
+    @app.post("/api/games")
+    def new_game(req: NewGame) -> dict:
+        try:
+            spec = spec_of(req)
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        engine = engine_for(spec, req.opponent, req.budget) if req.human != "both" else None
+        if len(games) >= MAX_GAMES:
+            games.pop(next(iter(games)))  # the oldest game makes room
+        game_id = uuid.uuid4().hex
+        games[game_id] = Session(spec.new_game(), req.human, req.opponent, req.budget, engine)
+        return view(game_id, games[game_id])
+
+    @app.post("/api/games/import")
+    def import_game(req: Import) -> dict:
+        try:
+            state = from_sgf(req.text) if req.format == "sgf" else from_psq(req.text)
+        except RecordError as exc:
+            raise HTTPException(400, f"cannot import: {exc}") from None
+        engine = engine_for(state.spec, req.opponent, req.budget) if req.human != "both" else None
+        game_id = uuid.uuid4().hex
+        games[game_id] = Session(state, req.human, req.opponent, req.budget, engine)
+        return view(game_id, games[game_id])
+
+    @app.get("/api/games/{game_id}")
+    def get_game(game_id: str) -> dict:
+        return view(game_id, session(game_id))
+
+    @app.post("/api/games/{game_id}/move")
+    def move(game_id: str, req: Move) -> dict:
+        s = session(game_id)
+        with s.lock:
+            if s.resigned is not None or s.state.is_terminal:
+                raise HTTPException(409, "the game is over")
+            if ai_to_move(s):
+                raise HTTPException(409, "it is not your turn")
+            try:
+                s.state.apply(req.move)
+            except IllegalMoveError as exc:
+                raise HTTPException(400, str(exc)) from None
+            s.visits, s.search_value = None, None
+            return view(game_id, s)
+
+    @app.post("/api/games/{game_id}/ai")
+    def ai_move(game_id: str) -> dict:
+        s = session(game_id)
+        if not s.lock.acquire(blocking=False):
+            raise HTTPException(409, "already thinking")
+        try:
+            if not ai_to_move(s):
+                raise HTTPException(409, "it is not the engine's turn")
+            assert s.engine is not None
+            thought = s.engine.think(s.state)
+            s.state.apply(thought.action)
+            s.visits = thought.visits.tolist()
+            s.search_value = thought.value
+            return view(game_id, s)
+        finally:
+            s.lock.release()
+
+    @app.post("/api/games/{game_id}/undo")
+    def undo(game_id: str) -> dict:
+        s = session(game_id)
+        with s.lock:
+            moves = list(s.state.history)
+            if not moves:
+                raise HTTPException(409, "nothing to undo")
+            s.resigned = None
+            # Take back to the last position where the human was to move.
+            moves.pop()
+            replay = s.state.spec.new_game()
+            for a in moves:
+                replay.apply(a)
+            tmp = Session(replay, s.human, s.opponent, s.budget, s.engine)
+            while moves and ai_to_move(tmp):
+                moves.pop()
+                replay = s.state.spec.new_game()
+                for a in moves:
+                    replay.apply(a)
+                tmp.state = replay
+            s.state = replay
+            s.visits, s.search_value = None, None
+            return view(game_id, s)
+
+    @app.post("/api/games/{game_id}/resign")
+    def resign(game_id: str) -> dict:
+        s = session(game_id)
+        with s.lock:
+            if s.state.is_terminal or s.resigned is not None:
+                raise HTTPException(409, "the game is over")
+            s.resigned = s.state.current_player if s.human == "both" else (0 if s.human == "first" else 1)
+            return view(game_id, s)
+
+    @app.get("/api/games/{game_id}/analysis")
+    def analysis(game_id: str) -> dict:
+        s = session(game_id)
+        out: dict = {"policy": None, "value": None, "visits": s.visits, "search_value": s.search_value}
+        if s.engine is not None and not s.state.is_terminal:
+            pv = s.engine.policy_value(s.state)
+            if pv is not None:
+                out["policy"], out["value"] = pv[0].tolist(), pv[1]
+        return out
+
+    @app.get("/api/games/{game_id}/export", response_class=PlainTextResponse)
+    def export(game_id: str, format: Literal["sgf", "psq"] = "sgf") -> str:
+        s = session(game_id)
+        try:
+            return to_sgf(s.state) if format == "sgf" else to_psq(s.state)
+        except RecordError as exc:
+            raise HTTPException(400, str(exc)) from None
+
+    return app
+
+
+def serve(host: str, port: int, model_dirs: list[Path] | None = None) -> None:
+    import uvicorn
+
+    uvicorn.run(create_app(model_dirs), host=host, port=port, log_level="warning")
