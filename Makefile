@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-unit test-integration lint format bench clean-cache
+.PHONY: install run test test-unit test-integration lint format bench clean-cache chromium
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,8 +30,14 @@ test: test-unit test-integration
 test-unit: install
 	$(PY) -m pytest -m unit -q
 
-test-integration: install
+test-integration: install chromium
 	$(PY) -m pytest -m integration -q
+
+# The browser tests drive Debian's Chromium (Playwright never downloads a browser here).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "installing Debian's chromium for the browser tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 lint: install
 	$(VENV)/bin/ruff check .

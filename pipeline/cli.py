@@ -310,6 +310,32 @@ def htp(
 
 
 @app.command()
+def play(
+    game: Annotated[str, typer.Option(help="game spec, e.g. gomoku:9, connect6:10, hex:7:swap")] = "gomoku:9",
+    side: Annotated[str, typer.Option(help="first (black) or second (white)")] = "first",
+    model: Annotated[
+        Path | None, typer.Option(help="checkpoint (default: a pretrained model or the champion that fits)")
+    ] = None,
+    budget: Annotated[int, typer.Option(min=1, help="simulations (model) or playouts (pure MCTS)")] = 2000,
+) -> None:
+    """Play in the terminal: type moves like e5; undo, hint, quit."""
+    from pipeline.games.base import GameSpec
+    from pipeline.nets.checkpoint import CheckpointError
+    from pipeline.serve.engine import Engine
+    from pipeline.serve.terminal import play_terminal
+
+    if side not in ("first", "second"):
+        raise fail(f"--side must be first or second, not {side!r}")
+    try:
+        spec = GameSpec.parse(game)
+        path = model_finder(model)(spec)
+        engine = Engine(spec, path, simulations=budget, playouts=budget)
+    except (ValueError, CheckpointError) as exc:
+        raise fail(str(exc)) from None
+    play_terminal(spec, engine, 0 if side == "first" else 1, console)
+
+
+@app.command()
 def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,

@@ -1,0 +1,82 @@
+"""`zero play`: a game in the terminal against a model or pure MCTS, for machines with no
+browser. Moves are typed like `e5` (Hex: `c3`, `swap`); `undo`, `hint` and `quit` work."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+
+from pipeline.games.base import GameSpec, GameState, IllegalMoveError
+from pipeline.serve.engine import Engine
+
+STONES = {0: ("·", "dim"), 1: ("●", "bold"), 2: ("○", "bold")}
+
+
+def render(state: GameState) -> Text:
+    spec = state.spec
+    board = state.board()
+    last = set(c for c, _ in state.hist_cells()[:1] if c >= 0)
+    text = Text()
+    letters = "abcdefghijklmnopqrs"[: spec.width]
+    text.append("     " + " ".join(letters) + "\n", style="cyan")
+    for r in range(spec.height):
+        row = r + 1 if spec.game == "hex" else spec.height - r
+        indent = " " * r if spec.game == "hex" else ""
+        text.append(f"{indent}{row:>3}  ", style="cyan")
+        for c in range(spec.width):
+            v = int(board[r, c])
+            char, style = STONES[v]
+            if r * spec.width + c in last:
+                style += " red"
+            text.append(char, style=style)
+            text.append(" ")
+        text.append("\n")
+    return text
+
+
+def describe(state: GameState) -> str:
+    if state.is_terminal:
+        return "Draw." if state.winner is None else f"{'Black' if state.winner == 0 else 'White'} wins."
+    who = "Black (●)" if state.current_player == 0 else "White (○)"
+    extra = ""
+    if state.spec.game == "connect6":
+        extra = f", {1 if state.ply == 0 or state.ply % 2 == 0 else 2} stone(s) left this turn"
+    if state.spec.game == "hex":
+        extra = ", connects top-bottom" if state.current_player == 0 else ", connects left-right"
+    return f"{who} to move{extra}."
+
+
+def play_terminal(spec: GameSpec, engine: Engine, human: int, console: Console) -> GameState:
+    state = spec.new_game()
+    console.print(f"{spec} against {engine.name}. You play {'black' if human == 0 else 'white'}.")
+    while not state.is_terminal:
+        console.print(render(state))
+        console.print(describe(state))
+        if state.current_player != human:
+            thought = engine.think(state)
+            state.apply(thought.action)
+            console.print(f"engine plays {spec.action_name(thought.action)} (value {thought.value:+.2f})")
+            continue
+        try:
+            text = console.input("your move> ").strip().lower()
+        except EOFError:
+            console.print("bye")
+            return state
+        if text in ("quit", "exit", "q"):
+            return state
+        if text == "undo":
+            moves = state.history[:-2] if len(state.history) >= 2 else []
+            state = spec.new_game()
+            for a in moves:
+                state.apply(a)
+            continue
+        if text == "hint":
+            console.print(f"hint: {spec.action_name(engine.think(state).action)}")
+            continue
+        try:
+            state.apply(text)
+        except IllegalMoveError as exc:
+            console.print(f"[red]{exc}[/red]")
+    console.print(render(state))
+    console.print(describe(state))
+    return state

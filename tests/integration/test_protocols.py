@@ -1,0 +1,167 @@
+"""The engines as other programs see them: subprocesses on stdin/stdout, playing a full
+game against pure MCTS, and answering malformed input in the protocol's error form."""
+
+import subprocess
+
+import pytest
+
+from pipeline.games.base import GameSpec
+from pipeline.search.pure import PureMCTS
+from tests.conftest import BIN, env
+
+pytestmark = pytest.mark.integration
+
+
+class Pipe:
+    def __init__(self, *args):
+        self.proc = subprocess.Popen(
+            [str(BIN / "zero"), *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env(),
+            bufsize=1,
+        )
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def line(self):
+        out = self.proc.stdout.readline()
+        assert out, f"engine closed its output: {self.proc.stderr.read()[-2000:]}"
+        return out.rstrip("\n")
+
+    def close(self):
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=30)
+
+
+def brain_reply(brain):
+    """The next non-MESSAGE line."""
+    while True:
+        line = brain.line()
+        if not line.startswith(("MESSAGE", "DEBUG")):
+            return line
+
+
+def test_gomocup_brain_full_game_against_pure_mcts():
+    spec = GameSpec.parse("gomoku:9")
+    brain = Pipe("brain", "--playouts", "3000")
+    brain.send("ABOUT")
+    assert brain.line().startswith('name="zero-pipeline"')
+    brain.send("START 9")
+    assert brain.line() == "OK"
+    brain.send("INFO timeout_turn 2000")
+    brain.send("INFO timeout_match 60000")
+    brain.send("INFO time_left 60000")
+    # Malformed and illegal input: the protocol's error form, and the brain keeps going.
+    brain.send("TURN nonsense")
+    assert brain_reply(brain).startswith("ERROR")
+    brain.send("TURN 20,20")
+    assert brain_reply(brain).startswith("ERROR")
+    brain.send("FROBNICATE")
+    assert brain_reply(brain).startswith("UNKNOWN")
+
+    state = spec.new_game()
+    opponent = PureMCTS(300, seed=5)
+    brain.send("BEGIN")
+    while True:
+        x, y = (int(v) for v in brain_reply(brain).split(","))
+        state.apply(y * 9 + x)
+        if state.is_terminal:
+            break
+        ours = opponent.choose(state)
+        state.apply(ours)
+        if state.is_terminal:
+            break
+        brain.send(f"TURN {ours % 9},{ours // 9}")
+    assert state.winner == 0, "the brain (pure MCTS 3000) should beat pure MCTS 300 as black"
+    brain.send("RESTART")
+    assert brain_reply(brain) == "OK"
+    brain.send("BOARD")
+    for line in ("4,4,2", "3,3,1", "5,5,2", "DONE"):
+        brain.send(line)
+    x, y = (int(v) for v in brain_reply(brain).split(","))
+    assert (x, y) not in {(4, 4), (3, 3), (5, 5)}
+    brain.send("TAKEBACK 7,7")
+    assert brain_reply(brain).startswith("ERROR")
+    brain.send(f"TAKEBACK {x},{y}")
+    assert brain_reply(brain) == "OK"
+    brain.send("INFO rule 1")
+    brain.send("END")
+    assert brain.close() == 0
+
+
+def htp(engine, command):
+    engine.send(command)
+    first = engine.line()
+    lines = [first]
+    while True:
+        line = engine.line()
+        if line == "":
+            break
+        lines.append(line)
+    return first, "\n".join(lines)
+
+
+def test_htp_full_game_against_pure_mcts():
+    engine = Pipe("htp", "--size", "5", "--playouts", "3000")
+    assert htp(engine, "name")[0] == "= zero-pipeline"
+    assert htp(engine, "7 version")[0] == "=7 0.1"
+    assert htp(engine, "known_command genmove")[0] == "= true"
+    assert htp(engine, "known_command fly")[0] == "= false"
+    assert "genmove" in htp(engine, "list_commands")[1]
+    assert htp(engine, "boardsize 5")[0] == "="
+    # Errors keep the engine running.
+    assert htp(engine, "play b z9")[0].startswith("? ")
+    assert htp(engine, "play w a1")[0] == "? it is black's turn"
+    assert htp(engine, "boardsize 99")[0].startswith("? ")
+    assert htp(engine, "fly")[0].startswith("? unknown command")
+
+    spec = GameSpec.parse("hex:5")
+    state = spec.new_game()
+    opponent = PureMCTS(100, seed=1)
+    while not state.is_terminal:
+        if state.current_player == 0:
+            first, _ = htp(engine, "genmove b")
+            state.apply(first.removeprefix("= "))
+        else:
+            move = spec.action_name(opponent.choose(state))
+            assert htp(engine, f"play w {move}")[0] == "="
+            state.apply(move)
+    assert state.winner == 0, "black with 3000 playouts should beat 100 on 5x5 Hex"
+    assert "X" in htp(engine, "showboard")[1]
+    assert htp(engine, "undo")[0] == "="
+    assert htp(engine, "clear_board")[0] == "="
+    engine.send("quit")
+    assert engine.line() == "="
+    assert engine.close() == 0
+
+
+def test_htp_swap():
+    engine = Pipe("htp", "--size", "4", "--swap", "--playouts", "500")
+    assert htp(engine, "play b b1")[0] == "="
+    assert htp(engine, "play w swap-pieces")[0] == "="
+    board = htp(engine, "showboard")[1]
+    assert "O" in board and "X" not in board
+    assert htp(engine, "play w a1")[0].startswith("?")
+    engine.send("quit")
+    engine.line()
+    engine.close()
+
+
+def test_terminal_play_a_whole_game():
+    out = subprocess.run(
+        [str(BIN / "zero"), "play", "--game", "gomoku:3:k3", "--budget", "2000"],
+        input="b2\nzz\na1\nc3\na3\nc1\nb1\nb3\nc2\na2\nquit\n",
+        capture_output=True,
+        text=True,
+        env=env(),
+        timeout=120,
+    )
+    assert out.returncode == 0
+    assert "is not a move name" in out.stdout
+    assert "engine plays" in out.stdout
+    assert ("wins." in out.stdout) or ("Draw." in out.stdout)
