@@ -378,5 +378,52 @@ def iterate(
         console.print(f"generation {d['generation']}: {verdict} ({'; '.join(d['reasons'])})", highlight=False)
 
 
+@app.command()
+def schedule(
+    cron: Annotated[str, typer.Option(help='cron expression, e.g. "0 3 * * *" (03:00 UTC daily)')],
+    root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
+    iterations: Annotated[int, typer.Option(min=1, help="iterations per scheduled run")] = 1,
+    record: Annotated[bool, typer.Option(help="commit each iteration with DVC and git")] = True,
+    push: Annotated[bool, typer.Option(help="`dvc push` after each recorded iteration")] = True,
+    name: Annotated[str, typer.Option(help="deployment name")] = "scheduled-iteration",
+) -> None:
+    """Serve the iteration flow on a cron schedule from this machine (Prefect `serve`)."""
+    from prefect.schedules import Cron
+
+    from pipeline.flows import iteration_flow
+
+    _, paths = load_workspace(root, None)
+    try:
+        Cron(cron)
+    except Exception as exc:
+        raise fail(f"--cron {cron!r}: {exc}") from None
+    console.print(f"serving {name!r} on cron {cron!r} for {paths.root} (Ctrl-C stops)")
+    iteration_flow.serve(
+        name=name,
+        cron=cron,
+        parameters={"root": str(paths.root), "iterations": iterations, "record": record, "push": push},
+    )
+
+
+@app.command()
+def dashboard(
+    root: Annotated[Path, typer.Option(help="project whose mlflow.db to show")] = Path("."),
+    host: Annotated[str, typer.Option()] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535)] = 5000,
+) -> None:
+    """The MLflow UI on the project's tracking store (loss, entropy, win rates, models)."""
+    import subprocess
+
+    from pipeline.recording import tool
+    from pipeline.tracking import tracking_uri
+
+    uri = tracking_uri(root)
+    console.print(f"MLflow UI for {uri} on http://{host}:{port}")
+    cmd = [tool("mlflow"), "server", "--backend-store-uri", uri, "--host", host, "--port", str(port)]
+    artifacts = Path(root).resolve() / "mlruns"
+    cmd += ["--default-artifact-root", artifacts.as_uri()]
+    raise typer.Exit(subprocess.call(cmd))
+
+
 if __name__ == "__main__":
     app()

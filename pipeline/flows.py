@@ -95,9 +95,13 @@ def iteration_flow(
     """`iterations` full iterations with the stage functions `dvc repro` runs, each
     recorded with DVC and git. Rerunning after a crash finishes the interrupted work:
     completed shards are kept and an unrecorded generation is recorded first."""
+    from pipeline.config import load_params
+    from pipeline.stages.init import run_init
     from pipeline.workspace import Paths, load_state
 
-    paths = Paths(Path(root))
+    paths = Paths(Path(root).resolve())
+    root = str(paths.root)
+    run_init(load_params(Path(params_file) if params_file else paths.params), paths)
     logger = get_run_logger()
     decisions = []
     from pipeline.recording import needs_record
