@@ -212,3 +212,44 @@ def run_bench(
 
 def as_dicts(records: list[Record]) -> list[dict[str, object]]:
     return [asdict(r) for r in records]
+
+
+def bench_orchestration(tasks: int = 8, repeats: int = 3) -> list[Record]:
+    """Prefect's own cost: an empty flow, and each no-op task on the thread runner and on
+    a local Dask cluster, in whatever API mode is configured (ephemeral local server, or
+    PREFECT_API_URL for a real server). Compare with a self-play stage's duration."""
+    import os
+
+    from prefect import flow, task
+    from prefect.cache_policies import NONE
+
+    from pipeline.flows import make_task_runner
+
+    mode = "server" if os.environ.get("PREFECT_API_URL") else "local"
+
+    @task(cache_policy=NONE)
+    def noop(i: int) -> int:
+        return i
+
+    @flow(validate_parameters=False)
+    def empty() -> None:
+        return None
+
+    @flow(validate_parameters=False)
+    def fan_out(n: int, runner: str) -> int:
+        with make_task_runner(runner, 2, None) as r:
+            futures = [r.submit(noop, {"i": i}) for i in range(n)]
+            return sum(f.result() for f in futures)
+
+    empty()  # the first flow starts the local API server: not counted
+    flow_s = timed(empty, repeats)
+    spec = GameSpec.parse("gomoku:8x8:k5")
+    out = [record(spec, mode, "prefect_flow_overhead_s", flow_s, "s")]
+    for runner in ("threads", "dask"):
+        fan_out(1, runner)
+        total = timed(lambda r=runner: fan_out(tasks, r), repeats)
+        single = timed(lambda r=runner: fan_out(1, r), repeats)
+        per_task = max(0.0, (total - single) / (tasks - 1))
+        out.append(record(spec, f"{mode}/{runner}", "prefect_task_overhead_s", per_task, "s"))
+        out.append(record(spec, f"{mode}/{runner}", "prefect_runner_start_s", max(0.0, single - flow_s), "s"))
+    return out

@@ -30,9 +30,10 @@ def bench(
     board: Annotated[list[str] | None, typer.Option(help="game spec to measure, e.g. gomoku:15 (repeatable)")] = None,
     games: Annotated[int, typer.Option(min=1, help="games in lockstep (self-play batch = games x leaves)")] = 32,
     threads: Annotated[int | None, typer.Option(min=1, help="torch threads for the forward pass")] = None,
+    orchestration: Annotated[bool, typer.Option(help="measure only Prefect's overhead per flow and task")] = False,
 ) -> None:
     """Measure pure-MCTS playouts/s, network search sims/s and the bare forward rate."""
-    from pipeline.bench import BOARDS, as_dicts, run_bench
+    from pipeline.bench import BOARDS, as_dicts, bench_orchestration, run_bench
     from pipeline.games.base import GameSpec
 
     boards = tuple(board) if board else BOARDS
@@ -43,7 +44,10 @@ def bench(
             err.print(f"[red]error:[/red] --board {text!r}: {exc}")
             raise typer.Exit(2) from None
     with err.status("benchmarking") as status:
-        records = run_bench(quick, boards, games, threads, progress=lambda m: status.update(f"benchmarking: {m}"))
+        if orchestration:
+            records = bench_orchestration()
+        else:
+            records = run_bench(quick, boards, games, threads, progress=lambda m: status.update(f"benchmarking: {m}"))
     if as_json:
         print(json.dumps(as_dicts(records), indent=1))
         return
