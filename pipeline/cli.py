@@ -165,6 +165,45 @@ def train(
 
 STAGES = ("selfplay", "train", "evaluate", "promote", "report")
 
+dqn_app = typer.Typer(help="The DQN baseline: train and judge it on the same ladder.", no_args_is_help=True)
+app.add_typer(dqn_app, name="dqn")
+
+
+@dqn_app.command("train")
+def dqn_train(
+    root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
+    params: Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")] = None,
+    out: Annotated[Path | None, typer.Option(help="checkpoint (default ROOT/models/dqn.pt)")] = None,
+    steps: Annotated[int | None, typer.Option(min=1, help="gradient steps (overrides dqn.steps)")] = None,
+    minutes: Annotated[float | None, typer.Option(min=0, help="wall-clock budget (overrides dqn.minutes)")] = None,
+    tracking_uri: Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///ROOT/mlflow.db)")] = None,
+    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+) -> None:
+    """Train the DQN agent by self-play on params.yaml's game and `dqn` section."""
+    from pipeline.config import ParamsError, load_params
+    from pipeline.dqn.training import train_dqn
+    from pipeline.tracking import tracking_uri as default_uri
+    from pipeline.workspace import Paths, write_json
+
+    paths = Paths(root.resolve())
+    try:
+        p = load_params(params or paths.params, {"dqn.steps": steps, "dqn.minutes": minutes})
+    except ParamsError as exc:
+        raise fail(str(exc)) from None
+    target = out or paths.models / "dqn.pt"
+    result = train_dqn(p.game, p.dqn, target, tracking_uri or default_uri(paths.root), progress=progress)
+    metrics = {
+        "run_id": result.run_id,
+        "steps": result.steps,
+        "games": result.games,
+        "moves": result.moves,
+        "target_syncs": result.syncs,
+        "seconds": round(result.seconds, 2),
+        **{f"final_{k}": round(v, 5) for k, v in result.final.items()},
+    }
+    write_json(paths.report("dqn.json"), metrics)
+    console.print(f"DQN: {result.steps} steps, {result.games} self-play games in {result.seconds:.0f}s -> {target}")
+
 
 def load_workspace(root: Path, params_file: Path | None):
     """Params (validated before any work) and paths of a pipeline workspace."""
@@ -226,18 +265,17 @@ def evaluate(
     seed: Annotated[int, typer.Option()] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
-    """Play a checkpoint against an opponent and report the score with its interval."""
+    """Play a checkpoint (AlphaZero net or DQN) against an opponent; score with interval."""
     from pipeline.arena import play_match
-    from pipeline.nets.checkpoint import CheckpointError, load_checkpoint
-    from pipeline.nets.evaluator import NetEvaluator
-    from pipeline.players import NetPlayer, make_player
+    from pipeline.nets.checkpoint import CheckpointError
+    from pipeline.players import checkpoint_game, make_player
     from pipeline.search.mcts import SearchConfig
 
     try:
-        net, _ = load_checkpoint(model)
-        spec = net.game
+        spec = checkpoint_game(model)
         search = SearchConfig(simulations=simulations)
-        player = NetPlayer(NetEvaluator(net), search, name=model.stem)
+        player = make_player(str(model), spec, search)
+        player.name = model.stem
         opponent = make_player(vs, spec, search)
     except (CheckpointError, ValueError) as exc:
         raise fail(str(exc)) from None

@@ -9,6 +9,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pipeline.dqn.config import DQNConfig
 from pipeline.games.base import GameSpec, describe_errors
 from pipeline.nets.module import OptimConfig
 from pipeline.nets.resnet import NetSpec
@@ -69,6 +70,7 @@ class Params(BaseModel):
     train: TrainConfig = TrainConfig()
     evaluate: EvaluateConfig = EvaluateConfig()
     promote: PromoteConfig = PromoteConfig()
+    dqn: DQNConfig = DQNConfig()
 
 
 def describe(exc: ValidationError) -> str:

@@ -127,7 +127,26 @@ def make_player(text: str, spec: GameSpec, search: SearchConfig | None = None, m
         if playouts < 1:
             raise ValueError(f"{text!r}: playouts must be at least 1")
         return PurePlayer(playouts)
-    path = Path(text.removeprefix("net:"))
+    path = Path(text.removeprefix("net:").removeprefix("dqn:"))
     if models is not None and not path.is_absolute():
         path = models / path
+    from pipeline.dqn.checkpoint import FORMAT as DQN_FORMAT
+    from pipeline.dqn.checkpoint import checkpoint_format
+
+    if checkpoint_format(path) == DQN_FORMAT:
+        from pipeline.dqn.agent import DQNPlayer
+        from pipeline.dqn.checkpoint import load_dqn
+
+        return DQNPlayer(load_dqn(path, spec)[0], name=path.stem)
     return NetPlayer.from_checkpoint(path, spec, search or SearchConfig())
+
+
+def checkpoint_game(path: Path) -> GameSpec:
+    """The game a checkpoint (policy-value net or DQN) was trained for."""
+    from pipeline.dqn.checkpoint import FORMAT as DQN_FORMAT
+    from pipeline.dqn.checkpoint import checkpoint_format, load_dqn
+    from pipeline.nets.checkpoint import load_checkpoint
+
+    if checkpoint_format(path) == DQN_FORMAT:
+        return load_dqn(path)[0].game
+    return load_checkpoint(path)[0].game

@@ -62,6 +62,8 @@ def make_workspace(path: Path, params: dict | None = None, remote: Path | None =
     for name in ("dvc.yaml", ".dvcignore", ".gitignore"):
         shutil.copy(REPO / name, path / name)
     shutil.copytree(REPO / ".dvc", path / ".dvc", ignore=shutil.ignore_patterns("tmp", "cache"))
+    (path / "dqn").mkdir(exist_ok=True)
+    shutil.copy(REPO / "dqn" / "dvc.yaml", path / "dqn" / "dvc.yaml")
     (path / "params.yaml").write_text(yaml.safe_dump(params or TINY_PARAMS))
     sh(["git", "init", "-q"], path)
     if remote is not None:

@@ -37,18 +37,19 @@ class ModelEntry:
 
 def scan_models(dirs: list[Path]) -> dict[str, ModelEntry]:
     """Checkpoints the server may use, read once at start-up."""
-    from pipeline.nets.checkpoint import CheckpointError, load_checkpoint
+    from pipeline.nets.checkpoint import CheckpointError
+    from pipeline.players import checkpoint_game
 
     found: dict[str, ModelEntry] = {}
     for d in dirs:
         paths = [d] if d.is_file() else sorted(d.glob("*.pt")) if d.is_dir() else []
         for path in paths:
             try:
-                net, _ = load_checkpoint(path)
-            except CheckpointError:
+                game = checkpoint_game(path)
+            except (CheckpointError, KeyError):
                 continue
             key = path.stem if path.stem not in found else f"{path.parent.name}-{path.stem}"
-            found[key] = ModelEntry(key, f"{path.stem} ({net.game})", net.game, path)
+            found[key] = ModelEntry(key, f"{path.stem} ({game})", game, path)
     return found
 
 

@@ -31,13 +31,21 @@ class Engine:
         self.playouts = playouts
         self.model = model
         self.evaluator = None
+        self.qnet = None
         if model is not None:
-            from pipeline.nets.checkpoint import load_checkpoint
-            from pipeline.nets.evaluator import NetEvaluator
+            from pipeline.dqn.checkpoint import FORMAT as DQN_FORMAT
+            from pipeline.dqn.checkpoint import checkpoint_format, load_dqn
 
-            net, _ = load_checkpoint(model, spec)
-            self.evaluator = NetEvaluator(net)
-        self.name = f"net:{Path(model).stem}" if model else f"pure:{playouts}"
+            if checkpoint_format(model) == DQN_FORMAT:
+                self.qnet = load_dqn(model, spec)[0]
+            else:
+                from pipeline.nets.checkpoint import load_checkpoint
+                from pipeline.nets.evaluator import NetEvaluator
+
+                net, _ = load_checkpoint(model, spec)
+                self.evaluator = NetEvaluator(net)
+        kind = "dqn" if self.qnet is not None else "net"
+        self.name = f"{kind}:{Path(model).stem}" if model else f"pure:{playouts}"
 
     def policy_value(self, state: GameState) -> tuple[np.ndarray, float] | None:
         """The raw network policy (by action, legal moves only) and value; None for pure MCTS."""
@@ -57,6 +65,12 @@ class Engine:
         if state.is_terminal:
             raise ValueError("the game is over")
         start = time.perf_counter()
+        if self.qnet is not None:
+            from pipeline.dqn.agent import greedy, q_values
+
+            q = q_values(self.qnet, [state])[0]
+            action = greedy(q, state.legal_mask())
+            return Thought(action, np.zeros(self.spec.num_actions), float(q[action]), 0, time.perf_counter() - start)
         if self.evaluator is None:
             return self._think_pure(state, seconds, budget or self.playouts, start)
         budget = budget or self.simulations

@@ -1,0 +1,131 @@
+"""Acting with a Q-network: epsilon-greedy over legal moves while training, greedy as a
+Player in the arena, the web app and the protocols. Also the self-play experience
+source that fills the replay memory."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from pipeline.dqn.memory import ReplayMemory
+from pipeline.dqn.qnet import QNetwork
+from pipeline.games.base import GameSpec, GameState
+from pipeline.games.gomoku import run_length
+
+DIRS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def presented_order(state: GameState) -> np.ndarray:
+    """perm[a] = index of real action a in the presented frame."""
+    spec = state.spec
+    perm = np.arange(spec.num_actions)
+    if spec.game == "hex" and state.current_player == 1:
+        cells = np.arange(spec.cells)
+        perm[: spec.cells] = (cells % spec.width) * spec.width + cells // spec.width
+    return perm
+
+
+def q_values(net: QNetwork, states: list[GameState]) -> np.ndarray:
+    """Q by real action for each state (Hex's presented frame mapped back)."""
+    obs = torch.from_numpy(np.stack([s.observation() for s in states]))
+    was_training = net.training
+    net.eval()
+    with torch.no_grad():
+        q = net(obs).numpy()
+    net.train(was_training)
+    return np.stack([q[i][presented_order(s)] for i, s in enumerate(states)])
+
+
+def greedy(q: np.ndarray, legal: np.ndarray) -> int:
+    return int(np.argmax(np.where(legal, q, -np.inf)))
+
+
+def shaped_reward(state: GameState, action: int, scale: float) -> float:
+    """The Gomoku study's pattern reward, small beside a win's +1: lines the stone makes
+    for its player and lines of the opponent it cuts, measured before the move."""
+    spec = state.spec
+    if spec.game == "hex" or scale <= 0 or action >= spec.cells:
+        return 0.0
+    me = state.current_player + 1
+    k = spec.k
+    own = max(run_length(state.array, action, me, dr, dc) for dr, dc in DIRS)
+    cut = max(run_length(state.array, action, 3 - me, dr, dc) for dr, dc in DIRS)
+    return scale * (min(own, k) - 1 + min(cut, k) - 1) / (2 * (k - 1))
+
+
+class SelfPlayExperience:
+    """Plays `parallel` games against itself with one network, epsilon-greedy, storing
+    each move as a transition from the mover's point of view."""
+
+    def __init__(self, spec: GameSpec, net: QNetwork, memory: ReplayMemory, parallel: int, shaping: float, seed: int):
+        self.spec = spec
+        self.net = net
+        self.memory = memory
+        self.shaping = shaping if spec.game != "hex" else 0.0
+        self.rng = np.random.default_rng(seed)
+        self.states = [spec.new_game() for _ in range(parallel)]
+        self.games = 0
+        self.moves = 0
+
+    def step(self, epsilon: float) -> None:
+        """One move in every game."""
+        q = q_values(self.net, self.states)
+        for i, state in enumerate(self.states):
+            legal = state.legal_mask()
+            if self.rng.random() < epsilon:
+                action = int(self.rng.choice(np.flatnonzero(legal)))
+            else:
+                action = greedy(q[i], legal)
+            obs = state.observation().astype(np.uint8)
+            mover = state.current_player
+            reward = shaped_reward(state, action, self.shaping)
+            state.apply(action)
+            done = state.is_terminal
+            if done:
+                reward = 1.0 if state.winner == mover else 0.0
+            self.memory.push(
+                obs,
+                presented_index(self.spec, action, mover),
+                reward,
+                state.observation().astype(np.uint8),
+                presented_legal(state),
+                done,
+                (not done) and state.current_player == mover,
+            )
+            self.moves += 1
+            if done:
+                self.games += 1
+                self.states[i] = self.spec.new_game()
+
+
+def presented_index(spec: GameSpec, action: int, mover: int) -> int:
+    """The action's index in the mover's presented frame (Hex: transposed for player 1)."""
+    if spec.game == "hex" and mover == 1 and action < spec.cells:
+        r, c = divmod(action, spec.width)
+        return c * spec.width + r
+    return action
+
+
+def presented_legal(state: GameState) -> np.ndarray:
+    out = np.zeros(state.spec.num_actions, dtype=np.bool_)
+    out[presented_order(state)[state.legal_mask()]] = True
+    return out
+
+
+class DQNPlayer:
+    """A trained Q-network as a Player: the legal move with the highest Q, no search."""
+
+    def __init__(self, net: QNetwork, name: str = "dqn"):
+        self.net = net.eval()
+        self.name = name
+
+    def start(self, spec: GameSpec, games: int, seed: int) -> None:
+        if spec != self.net.game:
+            raise ValueError(f"this DQN plays {self.net.game}, not {spec}")
+
+    def choose(self, games: list[int], states: list[GameState]) -> list[int]:
+        q = q_values(self.net, states)
+        return [greedy(q[i], s.legal_mask()) for i, s in enumerate(states)]
+
+    def observe(self, game: int, state: GameState, action: int) -> None:
+        pass

@@ -1,0 +1,67 @@
+"""One DQN training run: self-play experience, Lightning, MLflow, a checkpoint."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import lightning as L
+from lightning.pytorch.loggers import MLFlowLogger
+
+from pipeline.dqn.checkpoint import save_dqn
+from pipeline.dqn.config import DQNConfig
+from pipeline.dqn.module import DQNModule
+from pipeline.games.base import GameSpec
+from pipeline.tracking import experiment_name
+from pipeline.training import quiet_lightning
+
+
+@dataclass
+class DQNResult:
+    run_id: str
+    steps: int
+    games: int
+    moves: int
+    syncs: int
+    seconds: float
+    checkpoint: Path
+    final: dict[str, float]
+
+
+def train_dqn(spec: GameSpec, cfg: DQNConfig, out: Path, tracking_uri: str, progress: bool = False) -> DQNResult:
+    quiet_lightning()
+    warnings.filterwarnings("ignore", message=".*module\\(s\\) in eval mode.*")  # Q-target, on purpose
+    L.seed_everything(cfg.seed, workers=True, verbose=False)
+    module = DQNModule(spec, cfg)
+    logger = MLFlowLogger(experiment_name=experiment_name(spec) + "/dqn", tracking_uri=tracking_uri, run_name="dqn")
+    logger.log_hyperparams({f"dqn.{k}": v for k, v in cfg.model_dump().items()} | {"game": str(spec)})
+    trainer = L.Trainer(
+        max_steps=cfg.steps,
+        max_time=timedelta(minutes=cfg.minutes) if cfg.minutes else None,
+        accelerator="cpu",
+        devices=1,
+        logger=logger,
+        log_every_n_steps=1,
+        enable_checkpointing=False,
+        enable_model_summary=False,
+        enable_progress_bar=progress,
+    )
+    start = time.perf_counter()
+    trainer.fit(module)
+    seconds = time.perf_counter() - start
+    meta = {"run_id": logger.run_id, "steps": trainer.global_step, "games": module.experience.games}
+    save_dqn(out, module.q_net, meta)
+    logger.experiment.log_artifact(logger.run_id, str(out))
+    return DQNResult(
+        str(logger.run_id),
+        int(trainer.global_step),
+        module.experience.games,
+        module.experience.moves,
+        module.syncs,
+        seconds,
+        Path(out),
+        {k: float(v) for k, v in trainer.callback_metrics.items()},
+    )
