@@ -169,6 +169,37 @@ dqn_app = typer.Typer(help="The DQN baseline: train and judge it on the same lad
 app.add_typer(dqn_app, name="dqn")
 
 
+@dqn_app.command("compare")
+def dqn_compare(
+    az: Annotated[list[Path], typer.Option(help="AlphaZero workspace (repeat, paired with --dqn)")],
+    dqn: Annotated[list[Path], typer.Option(help="DQN workspace (repeat, paired with --az)")],
+    out: Annotated[Path, typer.Option(help="the report")] = Path("reports/dqn_vs_alphazero.md"),
+    ladder: Annotated[str, typer.Option(help="pure-MCTS playout levels")] = "100,500,1000",
+    games: Annotated[int, typer.Option(min=2, help="games per match")] = 50,
+    simulations: Annotated[int, typer.Option(min=1, help="AlphaZero search per move")] = 200,
+    seed: Annotated[int, typer.Option()] = 0,
+    times: Annotated[str | None, typer.Option(help="file of 'kind board seconds' lines from the runs")] = None,
+) -> None:
+    """Judge trained AlphaZero and DQN models on the same ladder; write the comparison."""
+    from pipeline.dqn.compare import write_report
+
+    if len(az) != len(dqn):
+        raise fail("give one --dqn for each --az")
+    try:
+        levels = [int(x) for x in ladder.split(",")]
+    except ValueError:
+        raise fail(f"--ladder {ladder!r}: comma-separated playout counts") from None
+    measured = {}
+    if times:
+        for line in Path(times).read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 4 and parts[2] == "seconds":
+                measured[f"{parts[0]} {parts[1]}"] = float(parts[3])
+    with err.status("judging"):
+        path = write_report(list(zip(az, dqn, strict=True)), out, levels, games, simulations, seed, measured)
+    console.print(f"wrote {path}")
+
+
 @dqn_app.command("train")
 def dqn_train(
     root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
