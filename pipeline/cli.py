@@ -139,15 +139,7 @@ def train(
         p = load_params(params, overrides)
         spec = GameSpec.parse(game) if game else p.game
         cfg = p.train
-        data = ReplayDataModule(
-            spec,
-            replay_root=replay,
-            window=cfg.window,
-            batch_size=cfg.batch_size,
-            augment=cfg.augment,
-            seed=cfg.seed,
-            skip_corrupt=cfg.skip_corrupt,
-        )
+        data = ReplayDataModule.for_training(spec, replay, cfg)
         data.setup()
         result = train_network(spec, p.net, cfg, data, out, tracking_uri or default_uri(), init=init, progress=progress)
     except (ParamsError, ReplayError, CheckpointError) as exc:

@@ -14,9 +14,7 @@ reader never sees a partial one."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from pipeline.atomic import atomic_file
 from pipeline.games.base import GameSpec
 
 FORMAT = "zero-replay/1"
@@ -64,40 +63,24 @@ class Positions:
 
 
 def spec_header(spec: GameSpec) -> dict[str, Any]:
-    return {
-        "game": spec.game,
-        "height": spec.height,
-        "width": spec.width,
-        "k": spec.k,
-        "rules": spec.rules,
-        "swap": spec.swap,
-    }
+    """The game fields every shard header carries."""
+    return spec.model_dump()
 
 
 def write_shard(path: Path, positions: Positions, header: dict[str, Any]) -> Path:
     """Write atomically: a crash leaves either the whole shard or none of it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     full = {"format": FORMAT, **header, "positions": len(positions)}
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez_compressed(
-                f,
-                obs=positions.obs.astype(np.uint8, copy=False),
-                pi=positions.pi.astype(np.float32, copy=False),
-                z=positions.z.astype(np.int8, copy=False),
-                game_id=positions.game_id.astype(np.int32, copy=False),
-                ply=positions.ply.astype(np.int16, copy=False),
-                header=np.array(json.dumps(full, sort_keys=True)),
-            )
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    with atomic_file(path) as f:
+        np.savez_compressed(
+            f,
+            obs=positions.obs.astype(np.uint8, copy=False),
+            pi=positions.pi.astype(np.float32, copy=False),
+            z=positions.z.astype(np.int8, copy=False),
+            game_id=positions.game_id.astype(np.int32, copy=False),
+            ply=positions.ply.astype(np.int16, copy=False),
+            header=np.array(json.dumps(full, sort_keys=True)),
+        )
+    return Path(path)
 
 
 def read_shard(path: Path, spec: GameSpec | None = None) -> Positions:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from pipeline.atomic import atomic_file
 from pipeline.games.base import GameSpec
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 
@@ -24,8 +23,6 @@ class CheckpointError(ValueError):
 
 def save_checkpoint(path: Path, net: PolicyValueNet, meta: dict[str, Any] | None = None) -> Path:
     """Write atomically (temp file + rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "format": FORMAT,
         "game": net.game.model_dump(),
@@ -33,24 +30,13 @@ def save_checkpoint(path: Path, net: PolicyValueNet, meta: dict[str, Any] | None
         "state_dict": net.state_dict(),
         "meta": meta or {},
     }
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".pt", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save(payload, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    with atomic_file(path) as f:
+        torch.save(payload, f)
+    return Path(path)
 
 
-def load_checkpoint(
-    path: Path, game: GameSpec | None = None, data: bytes | None = None
-) -> tuple[PolicyValueNet, dict[str, Any]]:
-    """Load a checkpoint (from `data` when given, e.g. bytes shipped to a remote worker;
-    `path` then only names it), checking it was made for `game` when one is given."""
+def read_payload(path: Path, expected: str, data: bytes | None = None) -> dict[str, Any]:
+    """The saved dictionary of a checkpoint of format `expected`, or a CheckpointError."""
     path = Path(path)
     if data is None:
         if not path.is_file():
@@ -60,8 +46,18 @@ def load_checkpoint(
         payload = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as exc:  # torch raises many types for a damaged file
         raise CheckpointError(f"{path}: not a readable checkpoint ({type(exc).__name__})") from None
-    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-        raise CheckpointError(f"{path}: not a zero-pipeline checkpoint")
+    if not isinstance(payload, dict) or payload.get("format") != expected:
+        kind = "zero-pipeline" if expected == FORMAT else expected
+        raise CheckpointError(f"{path}: not a {kind} checkpoint")
+    return payload
+
+
+def load_checkpoint(
+    path: Path, game: GameSpec | None = None, data: bytes | None = None
+) -> tuple[PolicyValueNet, dict[str, Any]]:
+    """Load a checkpoint (from `data` when given, e.g. bytes shipped to a remote worker;
+    `path` then only names it), checking it was made for `game` when one is given."""
+    payload = read_payload(path, FORMAT, data)
     spec = GameSpec.model_validate(payload["game"])
     if game is not None and spec != game:
         raise CheckpointError(f"{path}: checkpoint is for {spec}, not {game}")

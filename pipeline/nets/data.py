@@ -39,6 +39,19 @@ class ReplayDataModule(L.LightningDataModule):
         self.skipped: list[str] = []
         self._rng = np.random.default_rng(seed)
 
+    @classmethod
+    def for_training(cls, spec: GameSpec, replay_root: Path, cfg) -> ReplayDataModule:
+        """The replay window a `train` config asks for (window, batch, augmentation...)."""
+        return cls(
+            spec,
+            replay_root=replay_root,
+            window=cfg.window,
+            batch_size=cfg.batch_size,
+            augment=cfg.augment,
+            seed=cfg.seed,
+            skip_corrupt=cfg.skip_corrupt,
+        )
+
     def setup(self, stage: str | None = None) -> None:
         if self.positions is None:
             assert self.replay_root is not None

@@ -185,15 +185,7 @@ def create_app(model_dirs: list[Path] | None = None) -> FastAPI:
             winner = 1 - s.resigned
         return {
             "id": game_id,
-            "spec": {
-                "game": spec.game,
-                "height": spec.height,
-                "width": spec.width,
-                "k": spec.k,
-                "rules": spec.rules,
-                "swap": spec.swap,
-                "name": str(spec),
-            },
+            "spec": {**spec.model_dump(), "name": str(spec)},
             "board": st.board().ravel().tolist(),
             "to_move": st.current_player,
             "ply": st.ply,

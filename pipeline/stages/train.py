@@ -14,15 +14,7 @@ def run_train(params: Params, paths: Paths, tracking_uri: str, progress: bool = 
     state = load_state(paths)
     generation = state.generation + 1
     cfg = params.train.model_copy(update={"seed": derive_seed(params.seed, params.train.seed, generation) % 2**31})
-    data = ReplayDataModule(
-        params.game,
-        replay_root=paths.replay,
-        window=cfg.window,
-        batch_size=cfg.batch_size,
-        augment=cfg.augment,
-        seed=cfg.seed,
-        skip_corrupt=cfg.skip_corrupt,
-    )
+    data = ReplayDataModule.for_training(params.game, paths.replay, cfg)
     data.setup()
     result = train_network(
         params.game,
