@@ -9,6 +9,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from matplotlib.ticker import MaxNLocator
 
 from pipeline.config import Params
 from pipeline.tracking import metric_history
@@ -73,6 +74,7 @@ def plot_strength(history, path) -> None:
     )
     ax.set_ylim(-0.05, 1.05)
     ax.set_xlabel("generation")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("score")
     ax.grid(alpha=0.3)
     ax2 = ax.twinx()
