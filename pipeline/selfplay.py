@@ -76,7 +76,6 @@ def play_games(
 
     for slot in range(slots):
         start_game(slot)
-    presented = np.empty(spec.num_actions, dtype=np.int64)
     while finished < games:
         active = np.array([s is not None for s in states])
         visits = search.search(evaluator, active=active, noise=True)
@@ -86,10 +85,8 @@ def play_games(
             v = visits[slot]
             total = v.sum()
             pi = v / total if total > 0 else state.legal_mask() / state.legal_mask().sum()
-            for a in range(spec.num_actions):
-                presented[a] = state.presented_action(a) if a < spec.num_actions else a
             pi_presented = np.zeros_like(pi)
-            pi_presented[presented] = pi
+            pi_presented[state.presented_order()] = pi
             records[slot].append(
                 (state.observation().astype(np.uint8), pi_presented.astype(np.float32), state.current_player)
             )

@@ -15,16 +15,6 @@ from pipeline.games.gomoku import run_length
 DIRS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
-def presented_order(state: GameState) -> np.ndarray:
-    """perm[a] = index of real action a in the presented frame."""
-    spec = state.spec
-    perm = np.arange(spec.num_actions)
-    if spec.game == "hex" and state.current_player == 1:
-        cells = np.arange(spec.cells)
-        perm[: spec.cells] = (cells % spec.width) * spec.width + cells // spec.width
-    return perm
-
-
 def q_values(net: QNetwork, states: list[GameState]) -> np.ndarray:
     """Q by real action for each state (Hex's presented frame mapped back)."""
     obs = torch.from_numpy(np.stack([s.observation() for s in states]))
@@ -33,7 +23,7 @@ def q_values(net: QNetwork, states: list[GameState]) -> np.ndarray:
     with torch.no_grad():
         q = net(obs).numpy()
     net.train(was_training)
-    return np.stack([q[i][presented_order(s)] for i, s in enumerate(states)])
+    return np.stack([q[i][s.presented_order()] for i, s in enumerate(states)])
 
 
 def greedy(q: np.ndarray, legal: np.ndarray) -> int:
@@ -108,7 +98,7 @@ def presented_index(spec: GameSpec, action: int, mover: int) -> int:
 
 def presented_legal(state: GameState) -> np.ndarray:
     out = np.zeros(state.spec.num_actions, dtype=np.bool_)
-    out[presented_order(state)[state.legal_mask()]] = True
+    out[state.presented_order()[state.legal_mask()]] = True
     return out
 
 

@@ -330,6 +330,16 @@ class GameState:
     def presented_action(self, action: int) -> int:
         return int(kernels.presented_action(self.array, np.int64(action)))
 
+    def presented_order(self) -> np.ndarray:
+        """perm[a] = the index of action a in the presented frame (Hex is transposed when
+        player 1 is to move; every other case is the identity)."""
+        spec = self.spec
+        perm = np.arange(spec.num_actions)
+        if spec.game == "hex" and self.current_player == 1:
+            cells = np.arange(spec.cells)
+            perm[: spec.cells] = (cells % spec.width) * spec.width + cells // spec.width
+        return perm
+
     def candidate_mask(self) -> np.ndarray:
         """Legal moves narrowed by threat guidance (immediate win, else forced blocks)."""
         out = np.zeros(self.spec.num_actions, dtype=np.bool_)

@@ -1081,3 +1081,12 @@ def test_guidance_is_empty_after_the_end():
     for text, moves in [("gomoku:3x3:k3", ["a1", "a2", "b1", "b2", "c1"]), ("hex:2", ["b1", "b2", "a2"])]:
         state = play(text, moves)
         assert not state.candidate_mask().any()
+
+
+def test_presented_order_matches_presented_action():
+    for text, moves in (("hex:5", ["c1"]), ("hex:4:swap", ["b1"]), ("gomoku:5x7:k4", ["a1"]), ("connect6:6", [])):
+        state = GameSpec.parse(text).new_game()
+        for m in moves:
+            state.apply(m)
+        perm = state.presented_order()
+        assert perm.tolist() == [state.presented_action(a) for a in range(state.spec.num_actions)]
