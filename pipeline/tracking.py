@@ -51,3 +51,19 @@ def register_champion(uri: str, spec: GameSpec, run_id: str, artifact: str, gene
     mv = client.create_model_version(name, source=source, run_id=run_id, tags={"generation": str(generation)})
     client.set_registered_model_alias(name, "champion", mv.version)
     return str(mv.version)
+
+
+def log_strength(uri: str, spec: GameSpec, generation: int, metrics: dict[str, float]) -> str:
+    """Per-generation strength (win rates, ladder, games played) in one long-lived run
+    named `strength`, step = generation, so the MLflow UI plots it over time."""
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=uri)
+    name = experiment_name(spec)
+    experiment = client.get_experiment_by_name(name)
+    experiment_id = experiment.experiment_id if experiment else client.create_experiment(name)
+    runs = client.search_runs([experiment_id], filter_string="tags.`mlflow.runName` = 'strength'", max_results=1)
+    run_id = runs[0].info.run_id if runs else client.create_run(experiment_id, run_name="strength").info.run_id
+    for key, value in metrics.items():
+        client.log_metric(run_id, key, float(value), step=generation)
+    return run_id

@@ -89,4 +89,16 @@ def run_promote(params: Params, paths: Paths, tracking_uri: str) -> dict[str, An
     }
     save_state(paths, state)
     write_json(paths.report("promotion.json"), decision)
+    from pipeline.tracking import log_strength
+
+    strength = {
+        "vs_pure_score": evaluation["vs_pure"]["score"],
+        "vs_pure_elo": evaluation["vs_pure"]["elo"],
+        "ladder": ladder_before,
+        "games_played": state.games_played,
+        "promoted": float(passed),
+    }
+    if "vs_champion" in evaluation:
+        strength["vs_champion_score"] = evaluation["vs_champion"]["score"]
+    log_strength(tracking_uri, params.game, generation, strength)
     return decision

@@ -57,8 +57,10 @@ def test_two_dvc_repro_iterations(tmp_path):
     from pipeline.games.base import GameSpec
 
     exp = client.get_experiment_by_name(experiment_name(GameSpec.model_validate(TINY_PARAMS["game"])))
-    runs = client.search_runs([exp.experiment_id])
+    runs = client.search_runs([exp.experiment_id], filter_string="tags.`mlflow.runName` != 'strength'")
     assert len(runs) == 2
+    [strength] = client.search_runs([exp.experiment_id], filter_string="tags.`mlflow.runName` = 'strength'")
+    assert [m.step for m in client.get_metric_history(strength.info.run_id, "vs_pure_score")] == [1, 2]
     for run in runs:
         for key in ("loss", "policy_entropy"):
             history = client.get_metric_history(run.info.run_id, key)
