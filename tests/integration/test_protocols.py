@@ -165,3 +165,21 @@ def test_terminal_play_a_whole_game():
     assert "is not a move name" in out.stdout
     assert "engine plays" in out.stdout
     assert ("wins." in out.stdout) or ("Draw." in out.stdout)
+
+
+def test_brain_honours_the_turn_time_limit():
+    import time
+
+    brain = Pipe("brain", "--playouts", "100000000")  # only the clock can stop it
+    brain.send("START 15")
+    assert brain.line() == "OK"
+    brain.send("INFO timeout_turn 500")
+    for move in ("7,7", "8,8"):
+        start = time.perf_counter()
+        brain.send(f"TURN {move}")
+        reply = brain_reply(brain)
+        elapsed = time.perf_counter() - start
+        assert "," in reply
+        assert elapsed < 0.5 + 0.3, f"answered after {elapsed:.2f}s with a 0.5s limit"
+    brain.send("END")
+    assert brain.close() == 0

@@ -253,6 +253,24 @@ def test_browser_game_against_the_engine(server, browser, game, size, first, swa
     page.close()
 
 
+def test_browser_analysis_overlay_with_a_model(server, browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 720})
+    page.goto(server)
+    page.select_option("#game", "gomoku")
+    page.select_option("#opponent", "tiny-7x7")  # sets the board the model was trained for
+    assert page.input_value("#size") == "7" and page.input_value("#k") == "4"
+    page.fill("#budget", "32")
+    page.click("#new")
+    page.wait_for_function("game !== null")
+    page.check("#analysis")
+    click_cell(page, "d4")
+    page.wait_for_function("game.history.length >= 2 && !game.ai_to_move && !busy && analysis && analysis.policy")
+    assert page.is_visible("#valuebar")
+    assert "wins" in page.inner_text("#valuetext")
+    page.screenshot(path=str(SCREENSHOTS / "analysis.png"))
+    page.close()
+
+
 def test_browser_finishes_a_game_and_exports_it(server, browser):
     page = browser.new_page(viewport={"width": 1100, "height": 720})
     page.goto(server)
