@@ -451,8 +451,14 @@ def schedule(
     record: Annotated[bool, typer.Option(help="commit each iteration with DVC and git")] = True,
     push: Annotated[bool, typer.Option(help="`dvc push` after each recorded iteration")] = True,
     name: Annotated[str, typer.Option(help="deployment name")] = "scheduled-iteration",
+    port: Annotated[int, typer.Option(help="port of the local Prefect server started when none is configured")] = 4200,
 ) -> None:
-    """Serve the iteration flow on a cron schedule from this machine (Prefect `serve`)."""
+    """Serve the iteration flow on a cron schedule from this machine (Prefect `serve`).
+
+    Schedules need a real Prefect API: PREFECT_API_URL (a server or Prefect Cloud) if set,
+    else a `prefect server` this command starts on 127.0.0.1 and stops when it ends."""
+    from contextlib import nullcontext
+
     from prefect.schedules import Cron
 
     from pipeline.flows import iteration_flow
@@ -462,12 +468,19 @@ def schedule(
         Cron(cron)
     except Exception as exc:
         raise fail(f"--cron {cron!r}: {exc}") from None
-    console.print(f"serving {name!r} on cron {cron!r} for {paths.root} (Ctrl-C stops)")
-    iteration_flow.serve(
-        name=name,
-        cron=cron,
-        parameters={"root": str(paths.root), "iterations": iterations, "record": record, "push": push},
-    )
+    import os
+
+    from pipeline.scheduling import local_prefect_server
+
+    with local_prefect_server(port) if not os.environ.get("PREFECT_API_URL") else nullcontext() as url:
+        if url:
+            console.print(f"no PREFECT_API_URL: started a Prefect server for the schedule at {url}", highlight=False)
+        console.print(f"serving {name!r} on cron {cron!r} for {paths.root} (Ctrl-C stops)", highlight=False)
+        iteration_flow.serve(
+            name=name,
+            cron=cron,
+            parameters={"root": str(paths.root), "iterations": iterations, "record": record, "push": push},
+        )
 
 
 @app.command()

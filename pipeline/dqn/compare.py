@@ -167,6 +167,7 @@ def write_report(
     ]
     if times:
         lines += ["Wall-clock of the training runs: " + ", ".join(f"{k} {v:.0f} s" for k, v in times.items()), ""]
+    out.parent.mkdir(parents=True, exist_ok=True)
     for az_root, dqn_root in pairs:
         sides = {"alphazero": Side(az_root, "alphazero"), "dqn": Side(dqn_root, "dqn")}
         from pipeline.players import checkpoint_game
