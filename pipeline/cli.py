@@ -465,7 +465,7 @@ def schedule(
 
     _, paths = load_workspace(root, None)
     try:
-        Cron(cron)
+        Cron(cron, timezone="UTC")
     except Exception as exc:
         raise fail(f"--cron {cron!r}: {exc}") from None
     import os
@@ -478,7 +478,7 @@ def schedule(
         console.print(f"serving {name!r} on cron {cron!r} for {paths.root} (Ctrl-C stops)", highlight=False)
         iteration_flow.serve(
             name=name,
-            cron=cron,
+            schedules=[Cron(cron, timezone="UTC")],  # a schedule without a timezone never fires
             parameters={"root": str(paths.root), "iterations": iterations, "record": record, "push": push},
         )
 

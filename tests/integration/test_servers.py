@@ -94,6 +94,13 @@ def test_prefect_deployment_runs_on_a_worker(tmp_path):
 
         run("work-pool", "create", "zero-pool", "--type", "process")
         run("--no-prompt", "deploy", "--all")
+        # The server's scheduler fills the cron schedule with future runs on its own.
+        deadline = time.time() + 60
+        scheduled = ""
+        while time.time() < deadline and "zero-iteration" not in scheduled:
+            scheduled = run("flow-run", "ls", "--state", "SCHEDULED", "--limit", "5")
+            time.sleep(1)
+        assert "zero-iteration" in scheduled, "the scheduler created no runs for the cron schedule"
         worker = Service([prefect, "worker", "start", "--pool", "zero-pool"], ws, prefect_env, tmp_path / "worker.log")
         run("deployment", "run", "zero-iteration/scheduled-iteration", "--watch", "--watch-timeout", "400")
         shards = list((ws / "data/replay/gen-0001").glob("shard-*.npz"))
