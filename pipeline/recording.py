@@ -28,7 +28,8 @@ def tool(name: str) -> str:
 def run(cmd: list[str], root: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
     out = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
     if check and out.returncode != 0:
-        raise RecordError(f"`{' '.join(Path(cmd[0]).name.split() + cmd[1:])}` failed: {out.stderr.strip()[-800:]}")
+        said = (out.stderr.strip() or out.stdout.strip())[-800:]
+        raise RecordError(f"`{' '.join([Path(cmd[0]).name, *cmd[1:]])}` failed: {said}")
     return out
 
 
@@ -58,7 +59,8 @@ def record_iteration(paths: Paths, message: str, push: bool = True) -> dict[str,
         raise RecordError(f"{root} is not a DVC repository (run `dvc init`)")
     if load_state(paths).generation >= 1:
         # Stage outputs exist only once an iteration has completed.
-        run([dvc, "commit", "--force", "--quiet"], root)
+        # Only the main pipeline: dqn/dvc.yaml has outputs of its own that may not exist.
+        run([dvc, "commit", "--force", "dvc.yaml"], root)
     run([dvc, "add", "--quiet", str(paths.champion.relative_to(root)), str(paths.state.relative_to(root))], root)
     small = ["dvc.lock", "models/champion.pt.dvc", "models/state.json.dvc", "reports", "params.yaml"]
     small += [p for p in (".gitignore", "models/.gitignore", "data/.gitignore") if (root / p).exists()]

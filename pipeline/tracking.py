@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from pipeline.games.base import GameSpec
@@ -67,3 +69,18 @@ def log_strength(uri: str, spec: GameSpec, generation: int, metrics: dict[str, f
     for key, value in metrics.items():
         client.log_metric(run_id, key, float(value), step=generation)
     return run_id
+
+
+@contextmanager
+def tracking_env_kept() -> Iterator[None]:
+    """Lightning's MLFlowLogger calls mlflow.set_tracking_uri, which exports
+    MLFLOW_TRACKING_URI into os.environ; put it back so that one run's store does not
+    become the default of everything this process (and its children) do next."""
+    before = os.environ.get("MLFLOW_TRACKING_URI")
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("MLFLOW_TRACKING_URI", None)
+        else:
+            os.environ["MLFLOW_TRACKING_URI"] = before

@@ -20,7 +20,7 @@ from pipeline.nets.checkpoint import file_hash, load_checkpoint, save_checkpoint
 from pipeline.nets.data import ReplayDataModule
 from pipeline.nets.module import PolicyValueModule
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
-from pipeline.tracking import experiment_name
+from pipeline.tracking import experiment_name, tracking_env_kept
 
 
 @dataclass
@@ -43,7 +43,12 @@ def quiet_lightning() -> None:
     warnings.filterwarnings("ignore", message=".*LeafSpec.*")
 
 
-def train_network(
+def train_network(*args: Any, **kwargs: Any) -> TrainResult:
+    with tracking_env_kept():
+        return _train_network(*args, **kwargs)
+
+
+def _train_network(
     spec: GameSpec,
     net_spec: NetSpec,
     cfg: TrainConfig,

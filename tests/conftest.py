@@ -43,8 +43,18 @@ def isolated_prefect(tmp_path_factory):
             os.environ[k] = v
 
 
+@pytest.fixture(autouse=True)
+def no_inherited_tracking_uri():
+    """MLflow's set_tracking_uri (called by Lightning's logger) exports MLFLOW_TRACKING_URI
+    into os.environ; one test's in-process training must not steer the next one's."""
+    os.environ.pop("MLFLOW_TRACKING_URI", None)
+    yield
+    os.environ.pop("MLFLOW_TRACKING_URI", None)
+
+
 def env() -> dict[str, str]:
     out = dict(os.environ)
+    out.pop("MLFLOW_TRACKING_URI", None)
     out["PATH"] = f"{BIN}{os.pathsep}{out.get('PATH', '')}"
     return out
 

@@ -15,7 +15,7 @@ from pipeline.dqn.checkpoint import save_dqn
 from pipeline.dqn.config import DQNConfig
 from pipeline.dqn.module import DQNModule
 from pipeline.games.base import GameSpec
-from pipeline.tracking import experiment_name
+from pipeline.tracking import experiment_name, tracking_env_kept
 from pipeline.training import quiet_lightning
 
 
@@ -32,6 +32,11 @@ class DQNResult:
 
 
 def train_dqn(spec: GameSpec, cfg: DQNConfig, out: Path, tracking_uri: str, progress: bool = False) -> DQNResult:
+    with tracking_env_kept():
+        return _train_dqn(spec, cfg, out, tracking_uri, progress)
+
+
+def _train_dqn(spec: GameSpec, cfg: DQNConfig, out: Path, tracking_uri: str, progress: bool) -> DQNResult:
     quiet_lightning()
     warnings.filterwarnings("ignore", message=".*module\\(s\\) in eval mode.*")  # Q-target, on purpose
     L.seed_everything(cfg.seed, workers=True, verbose=False)
