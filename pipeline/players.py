@@ -130,23 +130,35 @@ def make_player(text: str, spec: GameSpec, search: SearchConfig | None = None, m
     path = Path(text.removeprefix("net:").removeprefix("dqn:"))
     if models is not None and not path.is_absolute():
         path = models / path
+    model = load_model(path, spec)
+    from pipeline.nets.resnet import PolicyValueNet
+
+    if isinstance(model, PolicyValueNet):
+        from pipeline.nets.evaluator import NetEvaluator
+
+        return NetPlayer(NetEvaluator(model), search or SearchConfig(), path.stem)
+    from pipeline.dqn.agent import DQNPlayer
+
+    return DQNPlayer(model, name=path.stem)
+
+
+def load_model(path: Path, spec: GameSpec | None = None):
+    """A policy-value net or a DQN Q-network, whichever the checkpoint holds; the file is
+    read and unpickled once."""
     from pipeline.dqn.checkpoint import FORMAT as DQN_FORMAT
-    from pipeline.dqn.checkpoint import checkpoint_format
+    from pipeline.dqn.checkpoint import qnet_from_payload
+    from pipeline.nets.checkpoint import FORMAT as NET_FORMAT
+    from pipeline.nets.checkpoint import CheckpointError, net_from_payload, read_payload
 
-    if checkpoint_format(path) == DQN_FORMAT:
-        from pipeline.dqn.agent import DQNPlayer
-        from pipeline.dqn.checkpoint import load_dqn
-
-        return DQNPlayer(load_dqn(path, spec)[0], name=path.stem)
-    return NetPlayer.from_checkpoint(path, spec, search or SearchConfig())
+    path = Path(path)
+    payload = read_payload(path, None)
+    if payload["format"] == DQN_FORMAT:
+        return qnet_from_payload(payload, path, spec)
+    if payload["format"] == NET_FORMAT:
+        return net_from_payload(payload, path, spec)
+    raise CheckpointError(f"{path}: unknown checkpoint format {payload['format']!r}")
 
 
 def checkpoint_game(path: Path) -> GameSpec:
     """The game a checkpoint (policy-value net or DQN) was trained for."""
-    from pipeline.dqn.checkpoint import FORMAT as DQN_FORMAT
-    from pipeline.dqn.checkpoint import checkpoint_format, load_dqn
-    from pipeline.nets.checkpoint import load_checkpoint
-
-    if checkpoint_format(path) == DQN_FORMAT:
-        return load_dqn(path)[0].game
-    return load_checkpoint(path)[0].game
+    return load_model(path).game

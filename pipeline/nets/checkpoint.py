@@ -23,20 +23,22 @@ class CheckpointError(ValueError):
 
 def save_checkpoint(path: Path, net: PolicyValueNet, meta: dict[str, Any] | None = None) -> Path:
     """Write atomically (temp file + rename)."""
-    payload = {
-        "format": FORMAT,
-        "game": net.game.model_dump(),
-        "net": net.net.model_dump(),
-        "state_dict": net.state_dict(),
-        "meta": meta or {},
-    }
+    return save_payload(path, FORMAT, net.game, "net", net.net.model_dump(), net.state_dict(), meta)
+
+
+def save_payload(
+    path: Path, fmt: str, game: GameSpec, spec_key: str, spec: dict[str, Any], state_dict, meta: dict | None
+) -> Path:
+    """Every checkpoint kind: its format tag, game, net spec, weights and meta, atomically."""
+    payload = {"format": fmt, "game": game.model_dump(), spec_key: spec, "state_dict": state_dict, "meta": meta or {}}
     with atomic_file(path) as f:
         torch.save(payload, f)
     return Path(path)
 
 
-def read_payload(path: Path, expected: str, data: bytes | None = None) -> dict[str, Any]:
-    """The saved dictionary of a checkpoint of format `expected`, or a CheckpointError."""
+def read_payload(path: Path, expected: str | None, data: bytes | None = None) -> dict[str, Any]:
+    """The saved dictionary of a checkpoint of format `expected` (any format when None),
+    or a CheckpointError."""
     path = Path(path)
     if data is None:
         if not path.is_file():
@@ -46,10 +48,26 @@ def read_payload(path: Path, expected: str, data: bytes | None = None) -> dict[s
         payload = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as exc:  # torch raises many types for a damaged file
         raise CheckpointError(f"{path}: not a readable checkpoint ({type(exc).__name__})") from None
-    if not isinstance(payload, dict) or payload.get("format") != expected:
+    if not isinstance(payload, dict) or "format" not in payload:
+        raise CheckpointError(f"{path}: not a zero-pipeline checkpoint")
+    if expected is not None and payload["format"] != expected:
         kind = "zero-pipeline" if expected == FORMAT else expected
         raise CheckpointError(f"{path}: not a {kind} checkpoint")
     return payload
+
+
+def payload_game(payload: dict[str, Any], path: Path, game: GameSpec | None) -> GameSpec:
+    """The checkpoint's game, which must be `game` when one is given."""
+    spec = GameSpec.model_validate(payload["game"])
+    if game is not None and spec != game:
+        raise CheckpointError(f"{path}: checkpoint is for {spec}, not {game}")
+    return spec
+
+
+def net_from_payload(payload: dict[str, Any], path: Path, game: GameSpec | None) -> PolicyValueNet:
+    net = PolicyValueNet(payload_game(payload, path, game), NetSpec.model_validate(payload["net"]))
+    net.load_state_dict(payload["state_dict"])
+    return net.eval()
 
 
 def load_checkpoint(
@@ -58,12 +76,7 @@ def load_checkpoint(
     """Load a checkpoint (from `data` when given, e.g. bytes shipped to a remote worker;
     `path` then only names it), checking it was made for `game` when one is given."""
     payload = read_payload(path, FORMAT, data)
-    spec = GameSpec.model_validate(payload["game"])
-    if game is not None and spec != game:
-        raise CheckpointError(f"{path}: checkpoint is for {spec}, not {game}")
-    net = PolicyValueNet(spec, NetSpec.model_validate(payload["net"]))
-    net.load_state_dict(payload["state_dict"])
-    return net.eval(), dict(payload.get("meta", {}))
+    return net_from_payload(payload, Path(path), game), dict(payload.get("meta", {}))
 
 
 def file_hash(path: Path) -> str:

@@ -33,17 +33,15 @@ class Engine:
         self.evaluator = None
         self.qnet = None
         if model is not None:
-            from pipeline.dqn.checkpoint import FORMAT as DQN_FORMAT
-            from pipeline.dqn.checkpoint import checkpoint_format, load_dqn
+            from pipeline.nets.evaluator import NetEvaluator
+            from pipeline.nets.resnet import PolicyValueNet
+            from pipeline.players import load_model
 
-            if checkpoint_format(model) == DQN_FORMAT:
-                self.qnet = load_dqn(model, spec)[0]
+            loaded = load_model(model, spec)
+            if isinstance(loaded, PolicyValueNet):
+                self.evaluator = NetEvaluator(loaded)
             else:
-                from pipeline.nets.checkpoint import load_checkpoint
-                from pipeline.nets.evaluator import NetEvaluator
-
-                net, _ = load_checkpoint(model, spec)
-                self.evaluator = NetEvaluator(net)
+                self.qnet = loaded
         kind = "dqn" if self.qnet is not None else "net"
         self.name = f"{kind}:{Path(model).stem}" if model else f"pure:{playouts}"
 
