@@ -15,13 +15,16 @@ from pipeline.games.gomoku import run_length
 DIRS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
-def q_values(net: QNetwork, states: list[GameState]) -> np.ndarray:
-    """Q by real action for each state (Hex's presented frame mapped back)."""
-    obs = torch.from_numpy(np.stack([s.observation() for s in states]))
+def q_values(net: QNetwork, states: list[GameState], obs: np.ndarray | None = None) -> np.ndarray:
+    """Q by real action for each state (Hex's presented frame mapped back); `obs` are the
+    states' observations when the caller already has them."""
+    if obs is None:
+        obs = np.stack([s.observation() for s in states])
+    x = torch.from_numpy(obs)
     was_training = net.training
     net.eval()
     with torch.no_grad():
-        q = net(obs).numpy()
+        q = net(x).numpy()
     net.train(was_training)
     return np.stack([q[i][s.presented_order()] for i, s in enumerate(states)])
 
@@ -54,38 +57,43 @@ class SelfPlayExperience:
         self.shaping = shaping if spec.game != "hex" else 0.0
         self.rng = np.random.default_rng(seed)
         self.states = [spec.new_game() for _ in range(parallel)]
+        # Each game's current observation, computed once: Q input now, stored as the
+        # transition's state, and (made after the move) its next state.
+        self.obs = [s.observation() for s in self.states]
         self.games = 0
         self.moves = 0
 
     def step(self, epsilon: float) -> None:
         """One move in every game."""
-        q = q_values(self.net, self.states)
+        q = q_values(self.net, self.states, np.stack(self.obs))
         for i, state in enumerate(self.states):
             legal = state.legal_mask()
             if self.rng.random() < epsilon:
                 action = int(self.rng.choice(np.flatnonzero(legal)))
             else:
                 action = greedy(q[i], legal)
-            obs = state.observation().astype(np.uint8)
             mover = state.current_player
             reward = shaped_reward(state, action, self.shaping)
             state.apply(action)
             done = state.is_terminal
             if done:
                 reward = 1.0 if state.winner == mover else 0.0
+            next_obs = state.observation()
             self.memory.push(
-                obs,
+                self.obs[i].astype(np.uint8),
                 presented_index(self.spec, action, mover),
                 reward,
-                state.observation().astype(np.uint8),
+                next_obs.astype(np.uint8),
                 presented_legal(state),
                 done,
                 (not done) and state.current_player == mover,
             )
             self.moves += 1
+            self.obs[i] = next_obs
             if done:
                 self.games += 1
                 self.states[i] = self.spec.new_game()
+                self.obs[i] = self.states[i].observation()
 
 
 def presented_index(spec: GameSpec, action: int, mover: int) -> int:

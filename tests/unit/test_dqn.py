@@ -114,6 +114,9 @@ def test_connect6_transitions_know_when_the_same_player_moves_again():
     assert memory.same_player[:5].tolist() == [False, True, False, True, False]
     assert (memory.reward[:5] >= 0).all() and (memory.reward[:5] <= 0.1).all()
     assert memory.next_legal[0].sum() == spec.cells - 1
+    # Within a game, each transition's next state is the following transition's state.
+    assert (memory.next_obs[:4] == memory.obs[1:5]).all()
+    assert (memory.obs[0] == spec.new_game().observation()).all()
 
 
 def test_hex_rewards_are_terminal_only():
