@@ -155,8 +155,6 @@ def train(
     )
 
 
-STAGES = ("selfplay", "train", "evaluate", "promote", "report")
-
 dqn_app = typer.Typer(help="The DQN baseline: train and judge it on the same ladder.", no_args_is_help=True)
 app.add_typer(dqn_app, name="dqn")
 
@@ -266,6 +264,8 @@ def stage(
     tracking_uri: Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///ROOT/mlflow.db)")] = None,
 ) -> None:
     """Run one pipeline stage (what each `dvc.yaml` stage calls)."""
+    from pipeline.stages import STAGES
+
     if name not in STAGES:
         raise fail(f"unknown stage {name!r}: one of {', '.join(STAGES)}")
     from pipeline.stages.runner import StageError, run_stage

@@ -17,6 +17,8 @@ from prefect.cache_policies import NONE
 from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
 
+from pipeline.stages import STAGES
+
 
 def make_task_runner(kind: str, workers: int, address: str | None) -> TaskRunner:
     if kind == "threads":
@@ -77,9 +79,6 @@ def record_task(root: str, message: str, push: bool) -> dict[str, Any]:
     from pipeline.workspace import Paths
 
     return record_iteration(Paths(Path(root)), message, push)
-
-
-STAGES = ("selfplay", "train", "evaluate", "promote", "report")
 
 
 @flow(name="zero-iteration", log_prints=False)

@@ -204,7 +204,7 @@ def select_child(I, F, g, node, mode, c, fpu_reduction):
     fpu = 0.0
     if parent_visits > 0:
         fpu = F[g, node, VALUE] / parent_visits
-        if first < first + count and I[g, first, MOVER] != I[g, node, MOVER]:
+        if count > 0 and I[g, first, MOVER] != I[g, node, MOVER]:
             fpu = -fpu
     fpu -= fpu_reduction
     for j in range(first, first + count):
