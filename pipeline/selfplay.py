@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.replay import Positions
@@ -23,6 +23,28 @@ class SelfPlayConfig(BaseModel):
     parallel_games: int = Field(32, ge=1, description="games advanced in lockstep per worker")
     temperature_moves: int = Field(8, ge=0, description="plies sampled at temperature 1, then the most visited move")
     search: SearchConfig = SearchConfig()
+    fast_simulations: int | None = Field(
+        None,
+        ge=1,
+        description="playout-cap randomisation: moves not drawn for a full search get this many simulations, "
+        "no root noise, and are not training targets (None: every move is a full search)",
+    )
+    full_search_prob: float = Field(0.25, gt=0, le=1, description="share of moves searched in full under a playout cap")
+    resign_threshold: float | None = Field(
+        None, ge=-1, le=0, description="resign when the searched root value falls below this (None: never)"
+    )
+    resign_calibration: float = Field(
+        0.1, ge=0, le=1, description="share of games played out with resignation off, to count false resignations"
+    )
+
+    @model_validator(mode="after")
+    def _fast_below_full(self) -> SelfPlayConfig:
+        if self.fast_simulations is not None and self.fast_simulations >= self.search.simulations:
+            raise ValueError(
+                f"fast_simulations ({self.fast_simulations}) must be below search.simulations "
+                f"({self.search.simulations})"
+            )
+        return self
 
 
 @dataclass
@@ -34,10 +56,24 @@ class SelfPlayStats:
     draws: int
     seconds: float
     simulations: int
+    plies: int = 0
+    resigned: int = 0
+    calibration_games: int = 0
+    would_resign: int = 0
+    false_resignations: int = 0
+    winner_min_values: list[float] = field(default_factory=list)
 
     @property
     def mean_length(self) -> float:
-        return self.positions / self.games if self.games else 0.0
+        return self.plies / self.games if self.games else 0.0
+
+
+def resign_threshold_for(winner_min_values: list[float], false_rate: float = 0.05) -> float | None:
+    """The threshold AlphaGo Zero's calibration aims for: at most `false_rate` of the
+    games' eventual winners ever saw their root value fall below it. None without data."""
+    if not winner_min_values:
+        return None
+    return float(np.quantile(np.asarray(winner_min_values, dtype=np.float64), false_rate))
 
 
 def play_games(
@@ -48,14 +84,25 @@ def play_games(
     seed: int,
     on_game_end: Callable[[int], None] | None = None,
 ) -> tuple[Positions, SelfPlayStats]:
-    """Play `games` complete games; reproducible for a given seed and evaluator."""
+    """Play `games` complete games; reproducible for a given seed and evaluator.
+
+    With a playout cap, only full searches become training positions. With a resignation
+    threshold, a game ends when the player to move sees its root value below it, except
+    in the calibration games, which are played out to count how often that would have
+    been wrong."""
     start = time.perf_counter()
     slots = min(config.parallel_games, games)
     search = BatchedMCTS(spec, slots, config.search, seed=seed)
     rng = np.random.default_rng(seed)
+    # Its own stream, so that games without a playout cap or resignation stay identical.
+    extra_rng = np.random.default_rng([seed, 1])
+    full_sims = config.search.simulations
     states: list[GameState | None] = [None] * slots
-    records: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(slots)]
+    records: list[list[tuple[np.ndarray, np.ndarray, int, int]]] = [[] for _ in range(slots)]
     ids = [-1] * slots
+    calibrating = np.zeros(slots, dtype=np.bool_)
+    min_value = np.ones((slots, 2), dtype=np.float64)
+    would_resign = np.zeros((slots, 2), dtype=np.bool_)
     started = 0
     obs_out: list[np.ndarray] = []
     pi_out: list[np.ndarray] = []
@@ -63,7 +110,8 @@ def play_games(
     id_out: list[np.ndarray] = []
     ply_out: list[np.ndarray] = []
     results = {0: 0, 1: 0, None: 0}
-    finished = 0
+    counts = {"finished": 0, "plies": 0, "resigned": 0, "calibration": 0, "would_resign": 0, "false": 0}
+    winner_mins: list[float] = []
 
     def start_game(slot: int) -> None:
         nonlocal started
@@ -73,58 +121,97 @@ def play_games(
         ids[slot] = started
         started += 1
         search.reset(slot, state.array)
+        min_value[slot] = 1.0
+        would_resign[slot] = False
+        calibrating[slot] = config.resign_threshold is None or extra_rng.random() < config.resign_calibration
 
-    for slot in range(slots):
-        start_game(slot)
-    while finished < games:
-        active = np.array([s is not None for s in states])
-        visits = search.search(evaluator, active=active, noise=True)
-        for slot in np.flatnonzero(active):
-            state = states[slot]
-            assert state is not None
-            v = visits[slot]
-            total = v.sum()
-            pi = v / total if total > 0 else state.legal_mask() / state.legal_mask().sum()
-            pi_presented = np.zeros_like(pi)
-            pi_presented[state.presented_order()] = pi
-            records[slot].append(
-                (state.observation().astype(np.uint8), pi_presented.astype(np.float32), state.current_player)
-            )
-            temperature = 1.0 if state.ply < config.temperature_moves else 0.0
-            action = pick_action(v, temperature, rng)
-            state.apply(action)
-            if not state.is_terminal:
-                search.advance(slot, action, state.array)
-                continue
-            winner = state.winner
-            results[winner] += 1
-            finished += 1
-            rec = records[slot]
+    def end_game(slot: int, winner: int | None, resigned: bool) -> None:
+        results[winner] += 1
+        counts["finished"] += 1
+        counts["resigned"] += resigned
+        if calibrating[slot]:
+            if winner is not None:
+                winner_mins.append(float(min_value[slot, winner]))
+            if config.resign_threshold is not None:
+                counts["calibration"] += 1
+                for player in (0, 1):
+                    if would_resign[slot, player]:
+                        counts["would_resign"] += 1
+                        counts["false"] += winner != 1 - player
+        rec = records[slot]
+        if rec:
             obs_out.append(np.stack([r[0] for r in rec]))
             pi_out.append(np.stack([r[1] for r in rec]))
             z_out.append(np.array([0 if winner is None else (1 if r[2] == winner else -1) for r in rec], dtype=np.int8))
             id_out.append(np.full(len(rec), ids[slot], dtype=np.int32))
-            ply_out.append(np.arange(len(rec), dtype=np.int16))
-            if on_game_end:
-                on_game_end(ids[slot])
-            if started < games:
-                start_game(slot)
-            else:
-                states[slot] = None
+            ply_out.append(np.array([r[3] for r in rec], dtype=np.int16))
+        if on_game_end:
+            on_game_end(ids[slot])
+        if started < games:
+            start_game(slot)
+        else:
+            states[slot] = None
+
+    for slot in range(slots):
+        start_game(slot)
+    while counts["finished"] < games:
+        active = np.array([s is not None for s in states])
+        if config.fast_simulations is None:
+            full = np.ones(slots, dtype=np.bool_)
+            visits = search.search(evaluator, active=active, noise=True)
+        else:
+            full = extra_rng.random(slots) < config.full_search_prob
+            budget = np.where(full, full_sims, config.fast_simulations)
+            visits = search.search(evaluator, active=active, noise=full, simulations=budget)
+        for slot in np.flatnonzero(active):
+            state = states[slot]
+            assert state is not None
+            mover = state.current_player
+            value = search.tree.root_value(int(slot))
+            min_value[slot, mover] = min(min_value[slot, mover], value)
+            if config.resign_threshold is not None and value < config.resign_threshold:
+                if not calibrating[slot]:
+                    end_game(slot, 1 - mover, resigned=True)
+                    continue
+                would_resign[slot, mover] = True
+            v = visits[slot]
+            if full[slot]:
+                total = v.sum()
+                pi = v / total if total > 0 else state.legal_mask() / state.legal_mask().sum()
+                pi_presented = np.zeros_like(pi)
+                pi_presented[state.presented_order()] = pi
+                records[slot].append(
+                    (state.observation().astype(np.uint8), pi_presented.astype(np.float32), mover, state.ply)
+                )
+            temperature = 1.0 if state.ply < config.temperature_moves else 0.0
+            action = pick_action(v, temperature, rng)
+            state.apply(action)
+            counts["plies"] += 1
+            if not state.is_terminal:
+                search.advance(slot, action, state.array)
+                continue
+            end_game(slot, state.winner, resigned=False)
+    empty = (np.zeros((0, *spec.obs_shape), dtype=np.uint8), np.zeros((0, spec.num_actions), dtype=np.float32))
     positions = Positions(
-        obs=np.concatenate(obs_out),
-        pi=np.concatenate(pi_out),
-        z=np.concatenate(z_out),
-        game_id=np.concatenate(id_out),
-        ply=np.concatenate(ply_out),
+        obs=np.concatenate(obs_out) if obs_out else empty[0],
+        pi=np.concatenate(pi_out) if pi_out else empty[1],
+        z=np.concatenate(z_out) if z_out else np.zeros(0, dtype=np.int8),
+        game_id=np.concatenate(id_out) if id_out else np.zeros(0, dtype=np.int32),
+        ply=np.concatenate(ply_out) if ply_out else np.zeros(0, dtype=np.int16),
     )
     stats = SelfPlayStats(
-        games=finished,
+        games=counts["finished"],
         positions=len(positions),
         first_player_wins=results[0],
         second_player_wins=results[1],
         draws=results[None],
         seconds=time.perf_counter() - start,
         simulations=search.evaluations,
+        plies=counts["plies"],
+        resigned=counts["resigned"],
+        calibration_games=counts["calibration"],
+        would_resign=counts["would_resign"],
+        false_resignations=counts["false"],
+        winner_min_values=winner_mins,
     )
     return positions, stats

@@ -144,16 +144,24 @@ class BatchedMCTS:
         self.tree.F[g, kids, PRIOR] = (1 - eps) * priors + eps * noise
         self.noised[g] = True
 
-    def search(self, evaluator: Evaluator, active: np.ndarray | None = None, noise: bool = False) -> np.ndarray:
-        """Run `simulations` more simulations for every active game; return the root visit
-        counts [games, A]."""
+    def search(
+        self,
+        evaluator: Evaluator,
+        active: np.ndarray | None = None,
+        noise: bool | np.ndarray = False,
+        simulations: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Run more simulations for every active game (`simulations` per game, default the
+        config's); return the root visit counts [games, A]. `noise` may be per game."""
         cfg = self.config
         tree = self.tree
         active = np.ones(self.games, dtype=np.bool_) if active is None else active.astype(np.bool_)
-        target = tree.I[:, 0, VISITS].astype(np.int64) + cfg.simulations
+        budget = cfg.simulations if simulations is None else np.asarray(simulations, dtype=np.int64)
+        target = tree.I[:, 0, VISITS].astype(np.int64) + budget
+        noisy = np.broadcast_to(np.asarray(noise, dtype=np.bool_), (self.games,))
         while True:
-            if noise:
-                for g in np.flatnonzero(active & ~self.noised & (tree.I[:, 0, FIRST] >= 0)):
+            if noisy.any():
+                for g in np.flatnonzero(active & noisy & ~self.noised & (tree.I[:, 0, FIRST] >= 0)):
                     self._add_noise(int(g))
             n = select_batch(
                 tree.I,

@@ -13,7 +13,7 @@ import numpy as np
 from pipeline.config import Params
 from pipeline.games.base import GameSpec
 from pipeline.replay import Positions, ReplayError, generation_dir, read_shard, spec_header, write_shard
-from pipeline.selfplay import SelfPlayConfig
+from pipeline.selfplay import SelfPlayConfig, resign_threshold_for
 from pipeline.workspace import Paths, derive_seed, load_state, write_json
 
 
@@ -48,6 +48,12 @@ def play_shard(job: dict[str, Any], model: bytes) -> tuple[dict[str, np.ndarray]
         "draws": stats.draws,
         "seconds": round(stats.seconds, 3),
         "simulations": stats.simulations,
+        "plies": stats.plies,
+        "resigned": stats.resigned,
+        "calibration_games": stats.calibration_games,
+        "would_resign": stats.would_resign,
+        "false_resignations": stats.false_resignations,
+        "winner_min_values": [round(v, 4) for v in stats.winner_min_values],
     }
     return arrays, summary
 
@@ -137,11 +143,17 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
     total = [headers[t] for t in sorted(headers)]
     games = sum(h["games"] for h in total)
     positions = sum(h["positions"] for h in total)
+    # Shards from before playout caps and resignation have neither plies nor these counts.
+    plies = sum(h.get("plies", h["positions"]) for h in total)
+    would = sum(h.get("would_resign", 0) for h in total)
+    false = sum(h.get("false_resignations", 0) for h in total)
+    winner_mins = [v for h in total for v in h.get("winner_min_values", [])]
+    suggested = resign_threshold_for(winner_mins)
     metrics = {
         "generation": generation,
         "games": games,
         "positions": positions,
-        "mean_game_length": round(positions / games, 3) if games else 0.0,
+        "mean_game_length": round(plies / games, 3) if games else 0.0,
         "first_player_win_rate": round(sum(h["first_player_wins"] for h in total) / games, 4) if games else 0.0,
         "second_player_win_rate": round(sum(h["second_player_wins"] for h in total) / games, 4) if games else 0.0,
         "draw_rate": round(sum(h["draws"] for h in total) / games, 4) if games else 0.0,
@@ -150,7 +162,13 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
         "shards": len(total),
         "resumed_shards": len(total) - len(played),
         "simulations": params.selfplay.search.simulations,
+        "fast_simulations": params.selfplay.fast_simulations,
         "runner": params.selfplay.runner,
+        "resign_threshold": params.selfplay.resign_threshold,
+        "resigned_games": sum(h.get("resigned", 0) for h in total),
+        "calibration_games": sum(h.get("calibration_games", 0) for h in total),
+        "false_resignation_rate": round(false / would, 4) if would else None,
+        "suggested_resign_threshold": round(suggested, 4) if suggested is not None else None,
     }
     write_json(paths.report("selfplay.json"), metrics)
     return metrics

@@ -72,3 +72,28 @@ def test_same_params_and_seed_reproduce_the_same_games(played, tmp_path):
         a, b = read_shard(played / name), read_shard(ws / name)
         for key in ("obs", "pi", "z", "game_id", "ply"):
             assert np.array_equal(getattr(a, key), getattr(b, key)), key
+
+
+def test_playout_cap_and_resignation_report_their_figures(tmp_path):
+    params = json.loads(json.dumps(TINY_PARAMS))
+    params["selfplay"].update(
+        {
+            "games": 12,
+            "fast_simulations": 4,
+            "full_search_prob": 0.5,
+            "resign_threshold": -0.95,
+            "resign_calibration": 0.5,
+        }
+    )
+    ws = make_workspace(tmp_path / "ws", params)
+    sh([ZERO, "init"], ws)
+    sh([ZERO, "stage", "selfplay"], ws)
+    report = json.loads((ws / "reports/selfplay.json").read_text())
+    assert report["games"] == 12 and report["fast_simulations"] == 4
+    # Half the moves are kept as training positions, so a game is longer than its positions.
+    assert report["mean_game_length"] * report["games"] > report["positions"]
+    assert report["resign_threshold"] == -0.95
+    assert 0 <= report["resigned_games"] <= 12 and 0 <= report["calibration_games"] <= 12
+    assert report["suggested_resign_threshold"] is None or -1 <= report["suggested_resign_threshold"] <= 1
+    shards = sorted((ws / "data/replay/gen-0001").glob("shard-*.npz"))
+    assert sum(read_shard(s).header["games"] for s in shards) == 12

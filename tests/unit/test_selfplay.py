@@ -4,7 +4,7 @@ import pytest
 from pipeline.games.base import GameSpec
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
-from pipeline.selfplay import SelfPlayConfig, play_games
+from pipeline.selfplay import SelfPlayConfig, play_games, resign_threshold_for
 
 pytestmark = pytest.mark.unit
 
@@ -57,3 +57,84 @@ def test_selfplay_positions_are_consistent_and_reproducible(text):
         assert set(np.unique(positions.z)) <= {-1, 0, 1}
     else:
         assert set(np.unique(positions.z)) <= {-1, 1}
+
+
+class StoneParityEvaluator:
+    """Uniform priors; every position is judged won for the first player (a value of
+    +0.99 when the first player is to move, -0.99 otherwise), so the second player's
+    searched root value is about -0.99 from its first move on."""
+
+    def __init__(self, num_actions: int):
+        self.num_actions = num_actions
+
+    def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        stones = obs[:, :2].sum(axis=(1, 2, 3))
+        values = np.where(stones % 2 == 0, 0.99, -0.99).astype(np.float32)
+        return np.full((len(obs), self.num_actions), 1.0 / self.num_actions, dtype=np.float32), values
+
+
+def test_a_playout_cap_of_one_is_the_plain_search():
+    spec = GameSpec.parse("gomoku:4:k3")
+    search = SearchConfig(simulations=24)
+    evaluator = UniformEvaluator(spec.num_actions)
+    plain, _ = play_games(spec, evaluator, 4, SelfPlayConfig(parallel_games=4, search=search), seed=5)
+    capped = SelfPlayConfig(parallel_games=4, search=search, fast_simulations=4, full_search_prob=1.0)
+    same, _ = play_games(spec, evaluator, 4, capped, seed=5)
+    assert np.array_equal(plain.obs, same.obs) and np.array_equal(plain.pi, same.pi)
+
+
+def test_playout_cap_records_only_full_searches():
+    spec = GameSpec.parse("gomoku:5:k4")
+    full, fast = 48, 6
+    config = SelfPlayConfig(
+        parallel_games=6, search=SearchConfig(simulations=full), fast_simulations=fast, full_search_prob=0.3
+    )
+    positions, stats = play_games(spec, UniformEvaluator(spec.num_actions), 12, config, seed=1)
+    assert stats.games == 12
+    # Roughly 30% of the moves are training positions; the rest are played and not kept.
+    assert 0.1 * stats.plies < stats.positions < 0.55 * stats.plies
+    assert len(positions) == stats.positions
+    # Each game's kept plies are a strictly increasing subset of its moves.
+    for g in np.unique(positions.game_id):
+        plies = positions.ply[positions.game_id == g]
+        assert (np.diff(plies) > 0).all()
+    # The search spent about 0.3 * 48 + 0.7 * 6 = 18.6 evaluations a move, far below 48.
+    assert stats.simulations / stats.plies < 0.6 * full
+    assert np.allclose(positions.pi.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_resignation_ends_games_for_the_losing_side():
+    spec = GameSpec.parse("gomoku:5:k4")
+    config = SelfPlayConfig(
+        parallel_games=4, search=SearchConfig(simulations=16), resign_threshold=-0.9, resign_calibration=0.0
+    )
+    positions, stats = play_games(spec, StoneParityEvaluator(spec.num_actions), 6, config, seed=0)
+    # The second player resigns at its first move in every game: one ply each, won by the first.
+    assert stats.resigned == 6 and stats.plies == 6 and stats.first_player_wins == 6
+    assert len(positions) == 6 and (positions.z == 1).all()
+
+
+def test_calibration_games_count_false_resignations():
+    spec = GameSpec.parse("gomoku:5:k4")
+    config = SelfPlayConfig(
+        parallel_games=4, search=SearchConfig(simulations=16), resign_threshold=-0.9, resign_calibration=1.0
+    )
+    _, stats = play_games(spec, StoneParityEvaluator(spec.num_actions), 8, config, seed=0)
+    assert stats.resigned == 0 and stats.calibration_games == 8
+    # The second player would have resigned in every game; each game it did not lose was
+    # a false resignation.
+    assert stats.would_resign == 8
+    assert stats.false_resignations == 8 - stats.first_player_wins
+    assert stats.false_resignations > 0
+    assert len(stats.winner_min_values) == 8 - stats.draws
+
+
+def test_suggested_resign_threshold_is_the_winners_5th_percentile():
+    assert resign_threshold_for([]) is None
+    # np.quantile's linear rule: position 0.05 * 3 = 0.15 between -1.0 and -0.5.
+    assert resign_threshold_for([0.5, -1.0, 0.0, -0.5]) == pytest.approx(-0.925)
+
+
+def test_fast_simulations_must_be_below_full():
+    with pytest.raises(ValueError, match="fast_simulations"):
+        SelfPlayConfig(search=SearchConfig(simulations=50), fast_simulations=50)
