@@ -49,6 +49,16 @@ class Positions:
         return int(self.z.shape[0])
 
     @staticmethod
+    def empty(obs_shape: tuple[int, ...], num_actions: int) -> Positions:
+        return Positions(
+            obs=np.zeros((0, *obs_shape), dtype=np.uint8),
+            pi=np.zeros((0, num_actions), dtype=np.float32),
+            z=np.zeros(0, dtype=np.int8),
+            game_id=np.zeros(0, dtype=np.int32),
+            ply=np.zeros(0, dtype=np.int16),
+        )
+
+    @staticmethod
     def concat(parts: list[Positions]) -> Positions:
         if not parts:
             raise ReplayError("no positions to concatenate")

@@ -63,10 +63,6 @@ class SelfPlayStats:
     false_resignations: int = 0
     winner_min_values: list[float] = field(default_factory=list)
 
-    @property
-    def mean_length(self) -> float:
-        return self.plies / self.games if self.games else 0.0
-
 
 def resign_threshold_for(winner_min_values: list[float], false_rate: float = 0.05) -> float | None:
     """The threshold AlphaGo Zero's calibration aims for: at most `false_rate` of the
@@ -96,7 +92,7 @@ def play_games(
     rng = np.random.default_rng(seed)
     # Its own stream, so that games without a playout cap or resignation stay identical.
     extra_rng = np.random.default_rng([seed, 1])
-    full_sims = config.search.simulations
+    every_move_full = np.ones(slots, dtype=np.bool_)
     states: list[GameState | None] = [None] * slots
     records: list[list[tuple[np.ndarray, np.ndarray, int, int]]] = [[] for _ in range(slots)]
     ids = [-1] * slots
@@ -104,11 +100,7 @@ def play_games(
     min_value = np.ones((slots, 2), dtype=np.float64)
     would_resign = np.zeros((slots, 2), dtype=np.bool_)
     started = 0
-    obs_out: list[np.ndarray] = []
-    pi_out: list[np.ndarray] = []
-    z_out: list[np.ndarray] = []
-    id_out: list[np.ndarray] = []
-    ply_out: list[np.ndarray] = []
+    kept: list[Positions] = []
     results = {0: 0, 1: 0, None: 0}
     counts = {"finished": 0, "plies": 0, "resigned": 0, "calibration": 0, "would_resign": 0, "false": 0}
     winner_mins: list[float] = []
@@ -139,12 +131,16 @@ def play_games(
                         counts["would_resign"] += 1
                         counts["false"] += winner != 1 - player
         rec = records[slot]
-        if rec:
-            obs_out.append(np.stack([r[0] for r in rec]))
-            pi_out.append(np.stack([r[1] for r in rec]))
-            z_out.append(np.array([0 if winner is None else (1 if r[2] == winner else -1) for r in rec], dtype=np.int8))
-            id_out.append(np.full(len(rec), ids[slot], dtype=np.int32))
-            ply_out.append(np.array([r[3] for r in rec], dtype=np.int16))
+        if rec:  # a game resigned before its first full search keeps nothing
+            kept.append(
+                Positions(
+                    obs=np.stack([r[0] for r in rec]),
+                    pi=np.stack([r[1] for r in rec]),
+                    z=np.array([0 if winner is None else (1 if r[2] == winner else -1) for r in rec], dtype=np.int8),
+                    game_id=np.full(len(rec), ids[slot], dtype=np.int32),
+                    ply=np.array([r[3] for r in rec], dtype=np.int16),
+                )
+            )
         if on_game_end:
             on_game_end(ids[slot])
         if started < games:
@@ -156,13 +152,11 @@ def play_games(
         start_game(slot)
     while counts["finished"] < games:
         active = np.array([s is not None for s in states])
-        if config.fast_simulations is None:
-            full = np.ones(slots, dtype=np.bool_)
-            visits = search.search(evaluator, active=active, noise=True)
-        else:
+        full, budget = every_move_full, None
+        if config.fast_simulations is not None:
             full = extra_rng.random(slots) < config.full_search_prob
-            budget = np.where(full, full_sims, config.fast_simulations)
-            visits = search.search(evaluator, active=active, noise=full, simulations=budget)
+            budget = np.where(full, config.search.simulations, config.fast_simulations)
+        visits = search.search(evaluator, active=active, noise=full, simulations=budget)
         for slot in np.flatnonzero(active):
             state = states[slot]
             assert state is not None
@@ -191,14 +185,7 @@ def play_games(
                 search.advance(slot, action, state.array)
                 continue
             end_game(slot, state.winner, resigned=False)
-    empty = (np.zeros((0, *spec.obs_shape), dtype=np.uint8), np.zeros((0, spec.num_actions), dtype=np.float32))
-    positions = Positions(
-        obs=np.concatenate(obs_out) if obs_out else empty[0],
-        pi=np.concatenate(pi_out) if pi_out else empty[1],
-        z=np.concatenate(z_out) if z_out else np.zeros(0, dtype=np.int8),
-        game_id=np.concatenate(id_out) if id_out else np.zeros(0, dtype=np.int32),
-        ply=np.concatenate(ply_out) if ply_out else np.zeros(0, dtype=np.int16),
-    )
+    positions = Positions.concat(kept) if kept else Positions.empty(spec.obs_shape, spec.num_actions)
     stats = SelfPlayStats(
         games=counts["finished"],
         positions=len(positions),
