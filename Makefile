@@ -18,10 +18,11 @@ $(STAMP): pyproject.toml | $(PY)
 install: $(STAMP)
 
 # The main job: one full iteration (`dvc repro`) on params.yaml. A fresh clone has no
-# champion yet (and no reachable remote): `zero init` makes generation 0 and DVC tracks it.
+# champion yet (and no reachable remote): `zero init` makes generation 0 (learner and
+# champion) and DVC tracks them.
 run: install
 	$(VENV)/bin/zero init
-	@test -f models/champion.pt.dvc || $(VENV)/bin/dvc add --quiet models/champion.pt models/state.json
+	@test -f models/learner.pt.dvc || $(VENV)/bin/dvc add --quiet models/learner.pt models/champion.pt models/state.json
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/dvc repro
 	@echo "report: reports/report.md   metrics: $(VENV)/bin/dvc metrics show"
 

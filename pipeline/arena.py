@@ -1,15 +1,18 @@
 """Matches between two players: colours alternate, openings are seeded and played twice
-(once with each colour), results come with Wilson intervals and an Elo estimate."""
+(once with each colour), results come with Wilson intervals and an Elo estimate; a
+sequential match plays rounds of such pairs until an SPRT decides."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.players import Player
+from pipeline.sprt import SPRT, SPRTConfig
 
 
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -78,19 +81,34 @@ def random_opening(spec: GameSpec, plies: int, rng: np.random.Generator) -> list
             return moves
 
 
-def play_match(
+@dataclass
+class GameRecord:
+    """One finished game of a match, from `player`'s side."""
+
+    index: int
+    pair: int
+    player_first: bool
+    score: float  # 1 win, 0.5 draw, 0 loss for `player`
+    plies: int
+    opening: list[int]
+
+
+def paired_openings(spec: GameSpec, pairs: int, plies: int, rng: np.random.Generator) -> list[list[int]]:
+    return [random_opening(spec, plies, rng) for _ in range(pairs)]
+
+
+def play_lockstep(
     spec: GameSpec,
     player: Player,
     opponent: Player,
-    games: int,
-    seed: int = 0,
-    opening_plies: int = 0,
-    on_game_end=None,
-) -> MatchResult:
-    """`player` takes the first move in even-numbered games, `opponent` in odd ones; game
-    2i and 2i+1 share an opening. All games advance in lockstep."""
-    rng = np.random.default_rng(seed)
-    openings = [random_opening(spec, opening_plies, rng) for _ in range((games + 1) // 2)]
+    openings: list[list[int]],
+    seed: int,
+    first_index: int = 0,
+    on_game_end: Callable[[GameRecord], None] | None = None,
+) -> list[GameRecord]:
+    """Two games per opening, `player` first in the even one; all games advance in
+    lockstep so a network player batches its evaluations across them."""
+    games = 2 * len(openings)
     states: list[GameState] = []
     for g in range(games):
         state = spec.new_game()
@@ -100,7 +118,7 @@ def play_match(
     player.start(spec, games, seed)
     opponent.start(spec, games, seed + 1)
     first = [g % 2 for g in range(games)]  # the colour `player` has in game g
-    result = MatchResult(player.name, opponent.name, games, 0, 0, 0, 0, 0)
+    records: list[GameRecord | None] = [None] * games
     done = [False] * games
     while not all(done):
         for side, who in ((0, player), (1, opponent)):
@@ -115,17 +133,94 @@ def play_match(
                 if states[g].is_terminal:
                     done[g] = True
                     winner = states[g].winner
-                    result.lengths.append(states[g].ply)
-                    if winner is None:
-                        result.draws += 1
-                    elif winner == first[g]:
-                        result.wins += 1
-                        if first[g] == 0:
-                            result.wins_as_first += 1
-                        else:
-                            result.wins_as_second += 1
-                    else:
-                        result.losses += 1
+                    score = 0.5 if winner is None else float(winner == first[g])
+                    rec = GameRecord(
+                        first_index + g,
+                        (first_index + g) // 2,
+                        first[g] == 0,
+                        score,
+                        states[g].ply,
+                        list(openings[g // 2]),
+                    )
+                    records[g] = rec
                     if on_game_end:
-                        on_game_end(g)
+                        on_game_end(rec)
+    return [r for r in records if r is not None]
+
+
+def result_of(player: str, opponent: str, records: list[GameRecord]) -> MatchResult:
+    result = MatchResult(player, opponent, len(records), 0, 0, 0, 0, 0)
+    for r in records:
+        result.lengths.append(r.plies)
+        if r.score == 0.5:
+            result.draws += 1
+        elif r.score == 1.0:
+            result.wins += 1
+            if r.player_first:
+                result.wins_as_first += 1
+            else:
+                result.wins_as_second += 1
+        else:
+            result.losses += 1
     return result
+
+
+def play_match(
+    spec: GameSpec,
+    player: Player,
+    opponent: Player,
+    games: int,
+    seed: int = 0,
+    opening_plies: int = 0,
+    on_game_end=None,
+) -> MatchResult:
+    """`player` takes the first move in even-numbered games, `opponent` in odd ones; game
+    2i and 2i+1 share an opening. All games advance in lockstep."""
+    rng = np.random.default_rng(seed)
+    openings = paired_openings(spec, (games + 1) // 2, opening_plies, rng)
+    records = play_lockstep(
+        spec, player, opponent, openings, seed, on_game_end=(lambda r: on_game_end(r.index)) if on_game_end else None
+    )
+    # An odd count drops the last game of the last pair, as before.
+    return result_of(player.name, opponent.name, [r for r in records if r.index < games])
+
+
+@dataclass
+class SequentialResult:
+    match: MatchResult
+    sprt: dict[str, object]
+    records: list[GameRecord]
+
+    def summary(self) -> dict[str, object]:
+        return {**self.match.summary(), "sprt": self.sprt}
+
+
+def play_sequential(
+    spec: GameSpec,
+    player: Player,
+    opponent: Player,
+    test: SPRTConfig,
+    seed: int = 0,
+    opening_plies: int = 0,
+    pairs_per_round: int = 5,
+    on_round: Callable[[SPRT], None] | None = None,
+) -> SequentialResult:
+    """Rounds of paired games (same opening, both colours) until the SPRT decides or its
+    game limit is reached. Every game played counts, also those of the deciding round
+    that finished after the decision would have been reached (discarding them would bias
+    the result)."""
+    rng = np.random.default_rng(seed)
+    sprt = SPRT(test)
+    records: list[GameRecord] = []
+    round_no = 0
+    while sprt.decision is None:
+        pairs = min(pairs_per_round, (test.max_games - sprt.games + 1) // 2)
+        openings = paired_openings(spec, pairs, opening_plies, rng)
+        played = play_lockstep(spec, player, opponent, openings, seed + 7 * round_no, first_index=len(records))
+        for r in sorted(played, key=lambda r: r.index):
+            sprt.add(r.score)
+        records += played
+        round_no += 1
+        if on_round:
+            on_round(sprt)
+    return SequentialResult(result_of(player.name, opponent.name, records), sprt.summary(), records)

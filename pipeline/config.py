@@ -3,17 +3,19 @@ one clear error naming the key and what is allowed, before any work starts."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from pipeline.dqn.config import DQNConfig
 from pipeline.games.base import GameSpec, describe_errors
 from pipeline.nets.module import OptimConfig
 from pipeline.nets.resnet import NetSpec
 from pipeline.selfplay import SelfPlayConfig
+from pipeline.sprt import VsChampionTest, VsPureTest
 
 
 class ParamsError(ValueError):
@@ -28,25 +30,48 @@ class SelfPlayStageConfig(SelfPlayConfig):
     dask_address: str | None = Field(None, description="scheduler of an existing Dask cluster (runner=dask)")
     torch_threads: int = Field(1, ge=1, description="torch threads inside each task")
     threat_guidance_until: int = Field(0, ge=0, description="threat guidance in self-play up to this generation")
+    player: Literal["learner", "champion"] = Field(
+        "learner", description="who plays self-play: the learner (AlphaZero) or the gated champion (AlphaGo Zero)"
+    )
+
+
+def default_ladder() -> list[int]:
+    return [500, 1000, 2000, 4000, 8000, 16000, 32000]
 
 
 class EvaluateConfig(BaseModel):
+    """The gate: a sequential test against pure MCTS at the ladder level ("clearly
+    stronger") and, optionally, against the champion ("not weaker")."""
+
     model_config = ConfigDict(extra="forbid")
 
-    games: int = Field(10, ge=1, description="games against pure MCTS at the ladder level")
-    champion_games: int = Field(10, ge=0, description="games against the current champion")
     simulations: int | None = Field(None, ge=1, description="network search per move (default: self-play's)")
-    opening_plies: int = Field(2, ge=0, description="random opening moves, each opening played with both colours")
-    ladder_start: int = Field(1000, ge=1, description="pure-MCTS playouts at the first ladder level")
-    ladder_step: int = Field(1000, ge=1, description="added to the ladder after a clean sweep")
+    opening_plies: int = Field(2, ge=0, description="random opening moves, drawn per pair and played with both colours")
+    pairs_per_round: int = Field(5, ge=1, description="pairs of games played in lockstep before the test is checked")
+    ladder: list[int] = Field(default_factory=default_ladder, description="pure-MCTS playouts of the ladder levels")
+    vs_pure: VsPureTest = VsPureTest()
+    vs_champion: VsChampionTest | None = VsChampionTest()
+    anchor_playouts: int = Field(1000, ge=1, description="the pure-MCTS level rated 0 Elo")
+    anchor_elo_per_doubling: float = Field(
+        100.0, gt=0, description="Elo between pure-MCTS levels a factor 2 apart (a convention that fixes the scale)"
+    )
+
+    @field_validator("ladder")
+    @classmethod
+    def _rising(cls, v: list[int]) -> list[int]:
+        if not v or any(x < 1 for x in v) or any(b <= a for a, b in itertools.pairwise(v)):
+            raise ValueError("ladder must be a non-empty list of rising playout counts, e.g. [500, 1000, 2000]")
+        return v
+
+    def next_level(self, current: int) -> int:
+        """The level after `current` (the top level stays)."""
+        higher = [x for x in self.ladder if x > current]
+        return higher[0] if higher else current
 
 
 class PromoteConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    min_vs_pure: float = Field(0.9, ge=0, le=1, description="score needed against pure MCTS at the ladder level")
-    min_vs_champion: float = Field(0.5, ge=0, le=1, description="score needed against the champion")
-    raise_on_sweep: bool = True
     register_model: bool = Field(True, description="register promoted models in the MLflow registry")
 
 

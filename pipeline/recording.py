@@ -1,5 +1,5 @@
-"""Recording an iteration: DVC hashes the stage outputs into dvc.lock, the champion and
-state are re-added, git commits the small files, and `dvc push` sends the data to the
+"""Recording an iteration: DVC hashes the stage outputs into dvc.lock, the learner, the
+champion and the state are re-added, git commits the small files, and `dvc push` sends the data to the
 default remote. Idempotent, so a run that died after its stages records on the rerun."""
 
 from __future__ import annotations
@@ -61,8 +61,9 @@ def record_iteration(paths: Paths, message: str, push: bool = True) -> dict[str,
         # Stage outputs exist only once an iteration has completed.
         # Only the main pipeline: dqn/dvc.yaml has outputs of its own that may not exist.
         run([dvc, "commit", "--force", "dvc.yaml"], root)
-    run([dvc, "add", "--quiet", str(paths.champion.relative_to(root)), str(paths.state.relative_to(root))], root)
-    small = ["dvc.lock", "models/champion.pt.dvc", "models/state.json.dvc", "reports", "params.yaml"]
+    tracked = [paths.learner, paths.champion, paths.state]
+    run([dvc, "add", "--quiet", *[str(p.relative_to(root)) for p in tracked]], root)
+    small = ["dvc.lock", "models/learner.pt.dvc", "models/champion.pt.dvc", "models/state.json.dvc", "reports", "params.yaml"]
     small += [p for p in (".gitignore", "models/.gitignore", "data/.gitignore") if (root / p).exists()]
     run([git, "add", "--", *[p for p in small if (root / p).exists()]], root)
     staged = run([git, "diff", "--cached", "--quiet"], root, check=False).returncode != 0

@@ -48,9 +48,16 @@ def register_champion(uri: str, spec: GameSpec, run_id: str, artifact: str, gene
     except MlflowException as exc:
         if "already exists" not in str(exc).lower() and "RESOURCE_ALREADY_EXISTS" not in str(exc):
             raise
-    run = client.get_run(run_id)
-    source = f"{run.info.artifact_uri}/{artifact}"
-    mv = client.create_model_version(name, source=source, run_id=run_id, tags={"generation": str(generation)})
+    # One version per promoted generation, however often a killed promote is rerun.
+    existing = [
+        mv for mv in client.search_model_versions(f"name='{name}'") if mv.tags.get("generation") == str(generation)
+    ]
+    if existing:
+        mv = existing[0]
+    else:
+        run = client.get_run(run_id)
+        source = f"{run.info.artifact_uri}/{artifact}"
+        mv = client.create_model_version(name, source=source, run_id=run_id, tags={"generation": str(generation)})
     client.set_registered_model_alias(name, "champion", mv.version)
     return str(mv.version)
 
@@ -68,6 +75,8 @@ def log_strength(uri: str, spec: GameSpec, generation: int, metrics: dict[str, f
     run_id = runs[0].info.run_id if runs else client.create_run(experiment_id, run_name="strength").info.run_id
     for key, value in metrics.items():
         client.log_metric(run_id, key, float(value), step=generation)
+    client.set_tag(run_id, "generation", str(generation))
+    client.set_terminated(run_id)  # finished until the next generation logs to it
     return run_id
 
 

@@ -16,7 +16,7 @@ from lightning.pytorch.loggers import MLFlowLogger
 
 from pipeline.config import TrainConfig
 from pipeline.games.base import GameSpec
-from pipeline.nets.checkpoint import file_hash, load_checkpoint, save_checkpoint
+from pipeline.nets.checkpoint import file_hash, load_checkpoint, load_optimizer_state, save_checkpoint
 from pipeline.nets.data import ReplayDataModule
 from pipeline.nets.module import PolicyValueModule
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
@@ -34,6 +34,7 @@ class TrainResult:
     samples_per_s: float
     final: dict[str, float]
     skipped: list[str]
+    optimizer_resumed: bool = False
 
 
 def quiet_lightning() -> None:
@@ -59,17 +60,21 @@ def _train_network(
     run_name: str | None = None,
     extra_params: dict[str, Any] | None = None,
     progress: bool = True,
+    resume_optimizer: bool = False,
 ) -> TrainResult:
     quiet_lightning()
     L.seed_everything(cfg.seed, workers=True, verbose=False)
     if cfg.threads:
         torch.set_num_threads(cfg.threads)
+    optimizer_state = None
     if init is not None:
         net, _ = load_checkpoint(init, spec)  # its architecture wins over params.net
         net.train()
+        if resume_optimizer:
+            optimizer_state = load_optimizer_state(init)
     else:
         net = PolicyValueNet(spec, net_spec)
-    module = PolicyValueModule(net, cfg, total_steps=cfg.steps)
+    module = PolicyValueModule(net, cfg, total_steps=cfg.steps, optimizer_state=optimizer_state)
     logger = MLFlowLogger(experiment_name=experiment_name(spec), tracking_uri=tracking_uri, run_name=run_name)
     params: dict[str, Any] = {
         **{f"train.{k}": v for k, v in cfg.model_dump().items()},
@@ -77,6 +82,7 @@ def _train_network(
         "game": str(spec),
         "init": str(init) if init else "scratch",
         "init_hash": file_hash(init) if init else "",
+        "optimizer_resumed": optimizer_state is not None,
         **(extra_params or {}),
     }
     logger.log_hyperparams(params)
@@ -97,8 +103,15 @@ def _train_network(
     trainer.fit(module, datamodule=data)
     seconds = time.perf_counter() - start
     net.eval()
-    meta = {"run_id": logger.run_id, "steps": cfg.steps, "positions": len(data.positions or [])}
-    save_checkpoint(out, net, meta)
+    meta = {
+        "run_id": logger.run_id,
+        "steps": cfg.steps,
+        "positions": len(data.positions or []),
+        "optimizer_resumed": module.optimizer_resumed,
+        **(extra_params or {}),
+    }
+    optimizer = trainer.optimizers[0].state_dict() if resume_optimizer else None
+    save_checkpoint(out, net, meta, optimizer=optimizer)
     logger.experiment.log_artifact(logger.run_id, str(out))
     final = {k: float(v) for k, v in trainer.callback_metrics.items()}
     return TrainResult(
@@ -111,4 +124,5 @@ def _train_network(
         samples_per_s=trainer.global_step * data.batch_size / seconds if seconds > 0 else 0.0,
         final=final,
         skipped=data.skipped,
+        optimizer_resumed=module.optimizer_resumed,
     )

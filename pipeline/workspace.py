@@ -31,6 +31,10 @@ class Paths:
         return self.models / "champion.pt"
 
     @property
+    def learner(self) -> Path:
+        return self.models / "learner.pt"
+
+    @property
     def candidate(self) -> Path:
         return self.models / "candidate.pt"
 
@@ -41,6 +45,10 @@ class Paths:
     @property
     def reports(self) -> Path:
         return self.root / "reports"
+
+    @property
+    def games_table(self) -> Path:
+        return self.reports / "games.csv"
 
     def report(self, name: str) -> Path:
         return self.reports / name
@@ -57,6 +65,7 @@ class State(BaseModel):
     generation: int = 0
     ladder: int = 1000
     champion_generation: int = 0
+    champion_hash: str | None = None
     games_played: int = 0
     history: list[dict[str, Any]] = Field(default_factory=list)
 

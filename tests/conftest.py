@@ -17,8 +17,13 @@ TINY_PARAMS = {
     "net": {"blocks": 1, "channels": 16, "value_hidden": 16},
     "selfplay": {"games": 8, "tasks": 2, "workers": 2, "parallel_games": 4, "search": {"simulations": 16}},
     "train": {"steps": 8, "batch_size": 32, "lr": 0.002},
-    "evaluate": {"games": 2, "champion_games": 2, "ladder_start": 20, "ladder_step": 20, "opening_plies": 1},
-    "promote": {"min_vs_pure": 0.9, "min_vs_champion": 0.5},
+    "evaluate": {
+        "ladder": [20, 40, 80],
+        "opening_plies": 1,
+        "pairs_per_round": 2,
+        "vs_pure": {"max_games": 4},
+        "vs_champion": {"max_games": 2},
+    },
 }
 
 

@@ -21,16 +21,28 @@ class CheckpointError(ValueError):
     """A checkpoint that cannot be used here."""
 
 
-def save_checkpoint(path: Path, net: PolicyValueNet, meta: dict[str, Any] | None = None) -> Path:
-    """Write atomically (temp file + rename)."""
-    return save_payload(path, FORMAT, net.game, "net", net.net.model_dump(), net.state_dict(), meta)
+def save_checkpoint(
+    path: Path, net: PolicyValueNet, meta: dict[str, Any] | None = None, optimizer: dict[str, Any] | None = None
+) -> Path:
+    """Write atomically (temp file + rename). `optimizer` is the optimiser's state_dict,
+    kept so that the learner's training continues where it stopped."""
+    extra = {"optimizer": optimizer} if optimizer is not None else None
+    return save_payload(path, FORMAT, net.game, "net", net.net.model_dump(), net.state_dict(), meta, extra)
 
 
 def save_payload(
-    path: Path, fmt: str, game: GameSpec, spec_key: str, spec: dict[str, Any], state_dict, meta: dict | None
+    path: Path,
+    fmt: str,
+    game: GameSpec,
+    spec_key: str,
+    spec: dict[str, Any],
+    state_dict,
+    meta: dict | None,
+    extra: dict[str, Any] | None = None,
 ) -> Path:
     """Every checkpoint kind: its format tag, game, net spec, weights and meta, atomically."""
     payload = {"format": fmt, "game": game.model_dump(), spec_key: spec, "state_dict": state_dict, "meta": meta or {}}
+    payload.update(extra or {})
     with atomic_file(path) as f:
         torch.save(payload, f)
     return Path(path)
@@ -77,6 +89,12 @@ def load_checkpoint(
     `path` then only names it), checking it was made for `game` when one is given."""
     payload = read_payload(path, FORMAT, data)
     return net_from_payload(payload, Path(path), game), dict(payload.get("meta", {}))
+
+
+def load_optimizer_state(path: Path) -> dict[str, Any] | None:
+    """The optimiser state saved with a checkpoint, or None (a champion from before the
+    learner existed, or a generation-0 net)."""
+    return read_payload(path, FORMAT).get("optimizer")
 
 
 def file_hash(path: Path) -> str:

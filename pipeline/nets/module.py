@@ -32,11 +32,19 @@ def l2_term(net: torch.nn.Module) -> torch.Tensor:
 
 
 class PolicyValueModule(L.LightningModule):
-    def __init__(self, net: PolicyValueNet, optim: OptimConfig, total_steps: int = 1000):
+    def __init__(
+        self,
+        net: PolicyValueNet,
+        optim: OptimConfig,
+        total_steps: int = 1000,
+        optimizer_state: dict | None = None,
+    ):
         super().__init__()
         self.net = net
         self.optim = optim
         self.total_steps = total_steps
+        self.optimizer_state = optimizer_state
+        self.optimizer_resumed = False
         self.save_hyperparameters({"optim": optim.model_dump(), "total_steps": total_steps})
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -64,6 +72,21 @@ class PolicyValueModule(L.LightningModule):
             self.log(name, value.detach(), on_step=True, on_epoch=False, prog_bar=name == "loss")
         self.log("lr", self.trainer.optimizers[0].param_groups[0]["lr"], on_step=True, on_epoch=False)
         return out["loss"]
+
+    def on_train_start(self) -> None:
+        """Continue the saved optimiser (Adam's moments, SGD's momentum) when there is one
+        of the same kind; the learning rate is always this run's."""
+        if not self.optimizer_state:
+            return
+        opt = self.trainer.optimizers[0]
+        try:
+            opt.load_state_dict(self.optimizer_state)
+        except (ValueError, KeyError):
+            return  # another optimiser or net shape: start its state afresh
+        for group in opt.param_groups:
+            group["lr"] = self.optim.lr
+            group.pop("initial_lr", None)
+        self.optimizer_resumed = True
 
     def configure_optimizers(self):  # type: ignore[override]
         o = self.optim

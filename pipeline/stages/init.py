@@ -1,14 +1,16 @@
-"""Before the first iteration: a generation-0 champion (an untrained, seeded net) and the
-pipeline state. Idempotent: existing files are kept."""
+"""Before the first iteration: a generation-0 net (untrained, seeded) that is both the
+champion and the learner, and the pipeline state. Idempotent: existing files are kept,
+and a workspace from before the learner existed gets its learner from the champion."""
 
 from __future__ import annotations
 
+import shutil
 from typing import Any
 
 import torch
 
 from pipeline.config import Params
-from pipeline.nets.checkpoint import load_checkpoint, save_checkpoint
+from pipeline.nets.checkpoint import file_hash, load_checkpoint, save_checkpoint
 from pipeline.nets.resnet import PolicyValueNet
 from pipeline.workspace import Paths, State, save_state
 
@@ -21,7 +23,14 @@ def run_init(params: Params, paths: Paths) -> dict[str, Any]:
         torch.manual_seed(params.seed)
         save_checkpoint(paths.champion, PolicyValueNet(params.game, params.net), {"generation": 0})
         created.append(str(paths.champion))
+    if paths.learner.is_file():
+        load_checkpoint(paths.learner, params.game)
+    else:
+        tmp = paths.learner.with_suffix(".pt.tmp")
+        shutil.copyfile(paths.champion, tmp)
+        tmp.replace(paths.learner)
+        created.append(str(paths.learner))
     if not paths.state.is_file():
-        save_state(paths, State(ladder=params.evaluate.ladder_start))
+        save_state(paths, State(ladder=params.evaluate.ladder[0], champion_hash=file_hash(paths.champion)))
         created.append(str(paths.state))
     return {"created": created}

@@ -55,37 +55,73 @@ def plot_training(curves, path) -> None:
     plt.close(fig)
 
 
-def plot_strength(history, path) -> None:
+def plot_strength(history: list[dict[str, Any]], path, ratings: dict[int, float], anchors: dict[int, float]) -> None:
+    """Two panels: the gate's score against the ladder level per generation, and the
+    rating of every generation on the pure-MCTS scale."""
     gens = [h["generation"] for h in history]
     score = [h["vs_pure_score"] for h in history]
     low = [h["vs_pure_score"] - h["vs_pure_interval"][0] for h in history]
     high = [h["vs_pure_interval"][1] - h["vs_pure_score"] for h in history]
-    fig, ax = plt.subplots(figsize=(8, 4))
-    ax.errorbar(gens, score, yerr=[low, high], fmt="o-", capsize=3, label="score vs pure MCTS (95% Wilson)")
-    ax.scatter(
-        [g for g, h in zip(gens, history, strict=True) if h["promoted"]],
-        [s for s, h in zip(score, history, strict=True) if h["promoted"]],
-        marker="*",
-        s=140,
-        color="gold",
-        edgecolor="k",
-        zorder=3,
-        label="promoted",
-    )
-    ax.set_ylim(-0.05, 1.05)
-    ax.set_xlabel("generation")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    fig, (ax, ax_r) = plt.subplots(1, 2, figsize=(12, 4.2))
+    ax.errorbar(gens, score, yerr=[low, high], fmt="o-", capsize=3, label="score vs ladder level (95% Wilson)")
+    promoted = [(g, s) for g, s, h in zip(gens, score, history, strict=True) if h["promoted"]]
+    if promoted:
+        ax.scatter(
+            *zip(*promoted, strict=True),
+            marker="*",
+            s=160,
+            color="gold",
+            edgecolor="k",
+            zorder=3,
+            label="promoted (sequential test passed)",
+        )
+    for g, h in zip(gens, history, strict=True):
+        ax.annotate(f"{h['ladder']}", (g, -0.02), fontsize=7, ha="center", va="top", color="tab:red")
+    ax.axhline(0.5, color="grey", lw=0.6, ls="--")
+    ax.set_ylim(-0.12, 1.05)
+    ax.set_xlabel("generation (red: pure-MCTS playouts of the ladder level)")
     ax.set_ylabel("score")
+    ax.set_title("gate: candidate vs pure MCTS at the ladder level")
     ax.grid(alpha=0.3)
-    ax2 = ax.twinx()
-    ax2.step(gens, [h["ladder"] for h in history], where="mid", color="tab:red", label="ladder (playouts)")
-    ax2.set_ylabel("pure-MCTS playouts")
-    lines = ax.get_legend_handles_labels()[0] + ax2.get_legend_handles_labels()[0]
-    labels = ax.get_legend_handles_labels()[1] + ax2.get_legend_handles_labels()[1]
-    ax.legend(lines, labels, loc="lower right", fontsize=8)
+    ax.legend(loc="upper left", fontsize=8)
+    if ratings:
+        g_r = sorted(ratings)
+        ax_r.plot(g_r, [ratings[g] for g in g_r], "o-", color="tab:blue", label="candidate of each generation")
+        champs = [h["generation"] for h in history if h["promoted"]]
+        ax_r.scatter(
+            champs,
+            [ratings[g] for g in champs if g in ratings] if all(g in ratings for g in champs) else [],
+            marker="*",
+            s=160,
+            color="gold",
+            edgecolor="k",
+            zorder=3,
+            label="promoted",
+        )
+    for playouts, elo in sorted(anchors.items()):
+        ax_r.axhline(elo, color="tab:red", lw=0.6, ls=":")
+        ax_r.text(gens[0] if gens else 0, elo, f" pure:{playouts}", fontsize=7, color="tab:red", va="bottom")
+    ax_r.set_xlabel("generation")
+    ax_r.set_ylabel("Elo (pure-MCTS levels fixed)")
+    ax_r.set_title("rating (Bradley-Terry over all evaluation games)")
+    ax_r.grid(alpha=0.3)
+    ax_r.legend(loc="upper left", fontsize=8)
+    for a in (ax, ax_r):
+        a.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def generation_ratings(params: Params, paths: Paths) -> tuple[dict[int, float], dict[int, float]]:
+    """Ratings of every evaluated generation and of the pure-MCTS anchors that were played."""
+    from pipeline.rating import pure_playouts
+    from pipeline.stages.promote import ratings_now
+
+    ratings = ratings_now(params, paths)
+    gens = {int(n[4:]): v for n, v in ratings.items() if n.startswith("gen-")}
+    anchors = {p: v for n, v in ratings.items() if (p := pure_playouts(n)) is not None}
+    return gens, anchors
 
 
 def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any]:
@@ -94,8 +130,9 @@ def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any
     paths.reports.mkdir(parents=True, exist_ok=True)
     curves = training_curves(tracking_uri, history)
     plot_training(curves, paths.report("training.png"))
+    ratings, anchors = generation_ratings(params, paths)
     if history:
-        plot_strength(history, paths.report("strength.png"))
+        plot_strength(history, paths.report("strength.png"), ratings, anchors)
     promotion = read_json(paths.report("promotion.json")) if paths.report("promotion.json").is_file() else {}
     lines = [
         f"# zero-pipeline report: {params.game}",
@@ -111,18 +148,28 @@ def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any
     lines += [
         "## Strength",
         "",
-        "| generation | games played so far | pure-MCTS playouts | score vs pure (95% interval) "
-        "| score vs champion | promoted | self-play s | train s |",
-        "|---:|---:|---:|---|---:|:---:|---:|---:|",
+        "Each candidate plays pure MCTS at the ladder level until a sequential probability ratio test "
+        "decides; the rating is a Bradley-Terry fit over every evaluation game, with pure-MCTS "
+        f"{params.evaluate.anchor_playouts} playouts at 0 Elo and {params.evaluate.anchor_elo_per_doubling:g} "
+        "Elo per doubling of playouts (a convention that fixes the scale).",
+        "",
+        "| generation | self-play games so far | ladder level (playouts) | games | score vs level (95% interval) "
+        "| LLR | score vs champion | promoted | strongest level beaten | rating (Elo) | self-play s | train s |",
+        "|---:|---:|---:|---:|---|---:|---:|:---:|---:|---:|---:|---:|",
     ]
+    beaten = None
     for h in history:
         lo, hi = h["vs_pure_interval"]
         champ = "" if h.get("vs_champion_score") is None else f"{h['vs_champion_score']:.2f}"
         secs = h.get("seconds", {})
+        if h["promoted"]:
+            beaten = max(beaten or 0, h["ladder"])
+        rating = ratings.get(h["generation"])
         lines.append(
-            f"| {h['generation']} | {h['games_played']} | {h['ladder']} | {h['vs_pure_score']:.2f} "
-            f"({lo:.2f}-{hi:.2f}) | {champ} | {'yes' if h['promoted'] else 'no'} "
-            f"| {secs.get('selfplay', '')} | {secs.get('train', '')} |"
+            f"| {h['generation']} | {h['games_played']} | {h['ladder']} | {h.get('vs_pure_games', '')} "
+            f"| {h['vs_pure_score']:.2f} ({lo:.2f}-{hi:.2f}) | {h.get('vs_pure_llr', '')} | {champ} "
+            f"| {'yes' if h['promoted'] else 'no'} | {beaten or '-'} "
+            f"| {'' if rating is None else f'{rating:.0f}'} | {secs.get('selfplay', '')} | {secs.get('train', '')} |"
         )
     lines += ["", "![strength](strength.png)", "", "## Training", "", "![training](training.png)", ""]
     if curves["loss"]:

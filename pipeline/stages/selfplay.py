@@ -1,4 +1,5 @@
-"""Stage 1, self-play: the champion plays the generation's games, split into tasks that a
+"""Stage 1, self-play: the learner (or, with `selfplay.player: champion`, the champion)
+plays the generation's games, split into tasks that a
 Prefect flow runs in parallel (threads, processes, or a Dask cluster). Each finished task
 becomes one shard, written atomically; a rerun plays only the shards still missing."""
 
@@ -98,7 +99,10 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
     sizes = plan(params.selfplay.games, params.selfplay.tasks)
     from pipeline.nets.checkpoint import file_hash
 
-    model_hash = file_hash(paths.champion)
+    model_path = paths.learner if params.selfplay.player == "learner" else paths.champion
+    if not model_path.is_file():
+        raise FileNotFoundError(f"{model_path}: no {params.selfplay.player} model; run `zero init` first")
+    model_hash = file_hash(model_path)
     headers: dict[int, dict[str, Any]] = {}
     jobs = []
     for task, games in enumerate(sizes):
@@ -115,7 +119,7 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
                 "selfplay": selfplay_config(params, generation).model_dump(),
                 "games": games,
                 "seed": derive_seed(params.seed, generation, task),
-                "model_path": str(paths.champion),
+                "model_path": str(model_path),
                 "torch_threads": params.selfplay.torch_threads,
                 "set_threads": params.selfplay.runner != "threads",
             }
@@ -126,6 +130,7 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
         **spec_header(spec),
         "generation": generation,
         "model_hash": model_hash,
+        "player": params.selfplay.player,
         "simulations": params.selfplay.search.simulations,
     }
 
@@ -164,6 +169,8 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
         "simulations": params.selfplay.search.simulations,
         "fast_simulations": params.selfplay.fast_simulations,
         "runner": params.selfplay.runner,
+        "player": params.selfplay.player,
+        "model_hash": model_hash,
         "resign_threshold": params.selfplay.resign_threshold,
         "resigned_games": sum(h.get("resigned", 0) for h in total),
         "calibration_games": sum(h.get("calibration_games", 0) for h in total),

@@ -1,10 +1,13 @@
-"""Stage 2, train: the candidate, initialised from the champion, on the replay window."""
+"""Stage 2, train: the learner continues (weights and optimiser state) on the replay
+window; the result is the candidate, which promote makes the next learner whatever the
+gate decides, so no training is thrown away."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pipeline.config import Params
+from pipeline.nets.checkpoint import file_hash
 from pipeline.nets.data import ReplayDataModule
 from pipeline.training import train_network
 from pipeline.workspace import Paths, derive_seed, load_state, write_json
@@ -23,7 +26,8 @@ def run_train(params: Params, paths: Paths, tracking_uri: str, progress: bool = 
         data,
         paths.candidate,
         tracking_uri,
-        init=paths.champion,
+        init=paths.learner,
+        resume_optimizer=True,
         run_name=f"gen-{generation:04d}",
         extra_params={"generation": generation},
         progress=progress,
@@ -37,6 +41,9 @@ def run_train(params: Params, paths: Paths, tracking_uri: str, progress: bool = 
         "seconds": round(result.seconds, 2),
         "samples_per_s": round(result.samples_per_s, 1),
         "skipped_shards": result.skipped,
+        "optimizer_resumed": result.optimizer_resumed,
+        "init_hash": file_hash(paths.learner),
+        "candidate_hash": file_hash(paths.candidate),
         **{f"final_{k}": round(v, 5) for k, v in result.final.items()},
     }
     write_json(paths.report("train.json"), metrics)

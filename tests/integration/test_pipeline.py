@@ -22,7 +22,7 @@ ZERO = str(BIN / "zero")
 
 
 def commit_iteration(ws, message):
-    sh([DVC, "add", "-q", "models/champion.pt", "models/state.json"], ws)
+    sh([DVC, "add", "-q", "models/learner.pt", "models/champion.pt", "models/state.json"], ws)
     sh(["git", "add", "-A"], ws)
     sh(["git", *GIT_ID, "commit", "-qm", message], ws)
     sh([DVC, "push", "-q"], ws)
@@ -32,7 +32,7 @@ def commit_iteration(ws, message):
 def test_two_dvc_repro_iterations(tmp_path):
     ws = make_workspace(tmp_path / "ws", remote=tmp_path / "remote")
     sh([ZERO, "init"], ws)
-    sh([DVC, "add", "-q", "models/champion.pt", "models/state.json"], ws)
+    sh([DVC, "add", "-q", "models/learner.pt", "models/champion.pt", "models/state.json"], ws)
 
     sh([DVC, "repro"], ws)
     lock1 = (ws / "dvc.lock").read_text()
@@ -72,9 +72,15 @@ def test_two_dvc_repro_iterations(tmp_path):
     train = json.loads((ws / "reports/train.json").read_text())
     state = json.loads((ws / "models/state.json").read_text())
     assert evaluation["generation"] == promotion["generation"] == train["generation"] == state["generation"] == 2
-    gate = evaluation["vs_pure"]["score"] >= 0.9 and evaluation["vs_champion"]["score"] >= 0.5
+    gate = evaluation["vs_pure"]["sprt"]["accepted"] and evaluation["vs_champion"]["sprt"]["accepted"]
     assert promotion["promoted"] == gate
     assert promotion["champion_hash"] == file_hash(ws / "models/champion.pt")
+    # The learner is always the candidate that was judged; the champion only after a pass.
+    assert promotion["learner_hash"] == evaluation["candidate_hash"] == file_hash(ws / "models/learner.pt")
+    assert train["init_hash"] != train["candidate_hash"]
+    games = (ws / "reports/games.csv").read_text().splitlines()
+    assert games[0].startswith("generation,match,game")
+    assert {line.split(",")[0] for line in games[1:]} == {"1", "2"}
     assert [h["generation"] for h in state["history"]] == [1, 2]
     assert state["history"][1]["train_run_id"] == train["run_id"]
     report = (ws / "reports/report.md").read_text()
