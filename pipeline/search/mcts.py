@@ -7,6 +7,8 @@ drives the steps and the root noise."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from numba import njit
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,6 +20,7 @@ from pipeline.search.evaluator import Evaluator
 from pipeline.search.rng import make_rng
 from pipeline.search.tree import (
     FIRST,
+    FULL,
     MOVER,
     PENDING,
     PRIOR,
@@ -31,6 +34,7 @@ from pipeline.search.tree import (
     expand,
     propagate_proof,
     revert,
+    search_capacity,
 )
 
 
@@ -83,30 +87,41 @@ def select_batch(
 
 
 @njit(cache=True, nogil=True)
-def expand_and_backup(I, F, size, leaf_states, leaf_game, leaf_node, n, priors, values, vl, guided, prove, rng, mask):
-    for i in range(n):
+def expand_and_backup(
+    I, F, size, leaf_states, leaf_game, leaf_node, start, n, priors, values, vl, guided, prove, rng, mask
+):
+    """Expand and back up leaves start..n-1. Returns n, or the first leaf whose game's
+    row is full: the caller grows the tree and calls again from there."""
+    for i in range(start, n):
         g = leaf_game[i]
         node = leaf_node[i]
         state = leaf_states[i]
-        expand(I, F, size, g, node, state, priors[i], True, guided, False, rng, mask, prove, False)
+        if expand(I, F, size, g, node, state, priors[i], True, guided, False, rng, mask, prove, False) == FULL:
+            return i
         I[g, node, PENDING] = 0
         backup(I, F, g, node, values[i], state[TO_MOVE], vl)
+    return n
+
+
+UNLIMITED = 1 << 40  # the simulation target of a search bounded by time alone
 
 
 def tree_capacity(spec: GameSpec, simulations: int) -> int:
-    # Each simulation expands at most one node (one block of children); tree reuse can
-    # carry over about as much again.
-    return 2 * (simulations + 2) * spec.num_actions
+    """Room for one search of `simulations` simulations: each expands at most one node."""
+    return search_capacity(spec.num_actions, simulations)
 
 
 class BatchedMCTS:
     """PUCT search for `games` games at once, sharing one evaluator call per step."""
 
-    def __init__(self, spec: GameSpec, games: int, config: SearchConfig, seed: int = 0):
+    def __init__(self, spec: GameSpec, games: int, config: SearchConfig, seed: int = 0, capacity: int | None = None):
+        """`capacity` (nodes per game) overrides the room sized from the config's budget;
+        the tree grows past it when a search needs more."""
         self.spec = spec
         self.games = games
         self.config = config
-        self.tree = Tree(games, tree_capacity(spec, config.simulations), spec.num_actions)
+        self.fixed_capacity = capacity is not None
+        self.tree = Tree(games, capacity or tree_capacity(spec, config.simulations), spec.num_actions)
         batch = games * config.leaves_per_step
         self.roots = np.zeros((games, state_length(spec.kind, spec.height, spec.width)), dtype=np.int32)
         self.leaf_states = np.zeros((batch, self.roots.shape[1]), dtype=np.int32)
@@ -118,6 +133,7 @@ class BatchedMCTS:
         self.noised = np.zeros(games, dtype=np.bool_)
         self.evaluations = 0
         self.steps = 0
+        self.grown = 0  # times a search found a row full and grew the tree
 
     def reset(self, g: int, state: np.ndarray) -> None:
         self.roots[g] = state
@@ -149,14 +165,27 @@ class BatchedMCTS:
         evaluator: Evaluator,
         active: np.ndarray | None = None,
         noise: bool | np.ndarray = False,
-        simulations: np.ndarray | None = None,
+        simulations: int | np.ndarray | None = None,
+        seconds: float | None = None,
     ) -> np.ndarray:
         """Run more simulations for every active game (`simulations` per game, default the
-        config's); return the root visit counts [games, A]. `noise` may be per game."""
+        config's; None with `seconds` means as many as time allows); return the root visit
+        counts [games, A]. With `seconds`, stop once that much time is spent (after at
+        least one step). `noise` may be per game. Every simulation expands its leaf: a
+        full tree grows."""
         cfg = self.config
         tree = self.tree
+        deadline = None if seconds is None else time.perf_counter() + seconds
         active = np.ones(self.games, dtype=np.bool_) if active is None else active.astype(np.bool_)
-        budget = cfg.simulations if simulations is None else np.asarray(simulations, dtype=np.int64)
+        timed = simulations is None and seconds is not None
+        if simulations is None:
+            simulations = UNLIMITED if timed else cfg.simulations
+        budget = np.broadcast_to(np.asarray(simulations, dtype=np.int64), (self.games,))
+        # Room for the whole budget up front; a search bounded by time alone reserves for
+        # the config's budget and grows as it goes.
+        planned = cfg.simulations if timed else int(budget[active].max(initial=0))
+        if not self.fixed_capacity:
+            tree.reserve(tree_capacity(self.spec, planned))
         target = tree.I[:, 0, VISITS].astype(np.int64) + budget
         noisy = np.broadcast_to(np.asarray(noise, dtype=np.bool_), (self.games,))
         while True:
@@ -182,26 +211,35 @@ class BatchedMCTS:
             )
             if n > 0:
                 priors, values = evaluator(self.obs[:n])
-                expand_and_backup(
-                    tree.I,
-                    tree.F,
-                    tree.size,
-                    self.leaf_states,
-                    self.leaf_game,
-                    self.leaf_node,
-                    n,
-                    np.ascontiguousarray(priors, dtype=np.float32),
-                    np.ascontiguousarray(values, dtype=np.float32).reshape(-1),
-                    cfg.virtual_loss,
-                    cfg.threat_guidance,
-                    cfg.prove_wins,
-                    self.rng,
-                    tree.mask,
-                )
+                priors = np.ascontiguousarray(priors, dtype=np.float32)
+                values = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
+                done = 0
+                while True:
+                    done = expand_and_backup(
+                        tree.I,
+                        tree.F,
+                        tree.size,
+                        self.leaf_states,
+                        self.leaf_game,
+                        self.leaf_node,
+                        done,
+                        n,
+                        priors,
+                        values,
+                        cfg.virtual_loss,
+                        cfg.threat_guidance,
+                        cfg.prove_wins,
+                        self.rng,
+                        tree.mask,
+                    )
+                    if done == n:
+                        break
+                    tree.grow()
+                    self.grown += 1
                 self.evaluations += n
                 self.steps += 1
-            done = (tree.I[:, 0, VISITS] >= target) | (tree.I[:, 0, TERMINAL] != 0) | ~active
-            if done.all():
+            finished = (tree.I[:, 0, VISITS] >= target) | (tree.I[:, 0, TERMINAL] != 0) | ~active
+            if finished.all() or (deadline is not None and time.perf_counter() >= deadline):
                 break
         return np.stack([tree.root_visits(g) for g in range(self.games)])
 

@@ -3,6 +3,8 @@ whole playout loop compiled. This is the ladder every model is judged against.""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from numba import njit
 
@@ -13,6 +15,7 @@ from pipeline.search.rng import make_rng, rand_below
 from pipeline.search.tree import (
     ACTION,
     FIRST,
+    FULL,
     MOVER,
     TERM_VALUE,
     TERMINAL,
@@ -23,6 +26,8 @@ from pipeline.search.tree import (
     descend,
     expand,
     propagate_proof,
+    revert,
+    search_capacity,
     select_child,
     terminal_value,
 )
@@ -55,35 +60,47 @@ def rollout_value(s, player, rng, empties):
 
 @njit(cache=True, nogil=True)
 def uct_search(I, F, size, g, root_state, playouts, c, rng, scratch, empties, mask):
-    """Run `playouts` UCT playouts from the root (slot 0). A leaf is expanded on its
-    second visit, which keeps the tree small without changing what UCT converges to."""
+    """Run up to `playouts` UCT playouts from the root (slot 0); return how many ran. A
+    leaf is expanded on its second visit, which keeps the tree small without changing
+    what UCT converges to. Fewer run when the root is solved, or when the row is full:
+    then the unfinished playout is undone and the caller grows the tree and goes on."""
     dummy = np.zeros(1, dtype=np.float32)
-    if I[g, 0, TERMINAL] == 0 and I[g, 0, FIRST] < 0:
-        expand(I, F, size, g, 0, root_state, dummy, False, False, True, rng, mask, True, True)
-    for _ in range(playouts):
+    root_leaf = I[g, 0, TERMINAL] == 0 and I[g, 0, FIRST] < 0
+    if root_leaf and expand(I, F, size, g, 0, root_state, dummy, False, False, True, rng, mask, True, True) == FULL:
+        return 0
+    done = 0
+    while done < playouts:
         if I[g, 0, TERMINAL] != 0:
             break  # the root is solved: more playouts cannot change the answer
         leaf = descend(I, F, g, root_state, scratch, UCT, c, 0.0, 0.0, 0.0)
+        done += 1
         if I[g, leaf, TERMINAL] != 0:
             propagate_proof(I, F, g, leaf, True)
             backup(I, F, g, leaf, F[g, leaf, TERM_VALUE], I[g, leaf, MOVER], 0.0)
             continue
-        if I[g, leaf, VISITS] > 1 and expand(
-            I, F, size, g, leaf, scratch, dummy, False, False, True, rng, mask, True, True
-        ):
-            child = select_child(I, F, g, leaf, UCT, c, 0.0)
-            apply_unchecked(scratch, I[g, child, ACTION])
-            I[g, child, VISITS] += 1
-            leaf = child
-            if scratch[WINNER] >= 0:
-                I[g, leaf, TERMINAL] = 1
-                F[g, leaf, TERM_VALUE] = terminal_value(scratch, I[g, leaf, MOVER])
-                propagate_proof(I, F, g, leaf, True)
-                backup(I, F, g, leaf, F[g, leaf, TERM_VALUE], I[g, leaf, MOVER], 0.0)
-                continue
+        if I[g, leaf, VISITS] > 1:
+            added = expand(I, F, size, g, leaf, scratch, dummy, False, False, True, rng, mask, True, True)
+            if added == FULL:
+                revert(I, F, g, leaf, 0.0)
+                return done - 1
+            if added > 0:
+                child = select_child(I, F, g, leaf, UCT, c, 0.0)
+                apply_unchecked(scratch, I[g, child, ACTION])
+                I[g, child, VISITS] += 1
+                leaf = child
+                if scratch[WINNER] >= 0:
+                    I[g, leaf, TERMINAL] = 1
+                    F[g, leaf, TERM_VALUE] = terminal_value(scratch, I[g, leaf, MOVER])
+                    propagate_proof(I, F, g, leaf, True)
+                    backup(I, F, g, leaf, F[g, leaf, TERM_VALUE], I[g, leaf, MOVER], 0.0)
+                    continue
         mover = scratch[TO_MOVE]
         value = rollout_value(scratch, mover, rng, empties)
         backup(I, F, g, leaf, value, mover, 0.0)
+    return done
+
+
+TIMED_CHUNK = 1000  # playouts between clock checks in a time-limited search
 
 
 class PureMCTS:
@@ -98,42 +115,62 @@ class PureMCTS:
         self._capacity = capacity
         self._tree: Tree | None = None
         self.last_playouts = 0  # playouts the last search ran (fewer once the root is solved)
+        self.grown = 0  # times a search found the tree full and grew it
         self._root_key: tuple[int, ...] | None = None
 
     def _ensure_tree(self, state: GameState) -> Tree:
         spec = state.spec
-        # A leaf is expanded on its second visit, so each playout adds at most one block.
-        capacity = self._capacity or (self.playouts + 2) * spec.num_actions + 1
         tree = self._tree
-        if tree is None or tree.capacity < capacity or tree.num_actions != spec.num_actions:
-            tree = Tree(1, capacity, spec.num_actions)
+        if tree is None or tree.num_actions != spec.num_actions:
+            capacity = self._capacity or search_capacity(spec.num_actions, self.playouts)
+            tree = Tree(1, max(capacity, spec.num_actions + 1), spec.num_actions)
             self._tree = tree
             self._root_key = None
         return tree
 
-    def search(self, state: GameState) -> np.ndarray:
-        """Visit counts of the root's moves after `playouts` playouts, indexed by action."""
+    def search(self, state: GameState, playouts: int | None = None, seconds: float | None = None) -> np.ndarray:
+        """Visit counts of the root's moves, indexed by action, after `playouts` playouts
+        (default the player's own), or as many as `seconds` allow when only a time is
+        given, or whichever ends first when both are. One tree grows the whole time."""
+        if playouts is None and seconds is None:
+            playouts = self.playouts
         tree = self._ensure_tree(state)
         key = tuple(state.history)
         if not (self.reuse and self._root_key is not None and key == self._root_key):
             tree.reset(0, state.array)
+        if self._capacity is None:
+            # A leaf is expanded on its second visit: each playout adds at most one block.
+            tree.reserve(search_capacity(state.spec.num_actions, playouts or TIMED_CHUNK))
+        deadline = None if seconds is None else time.perf_counter() + seconds
         before = int(tree.I[0, 0, VISITS])
-        uct_search(
-            tree.I,
-            tree.F,
-            tree.size,
-            0,
-            state.array,
-            self.playouts,
-            self.c,
-            self.rng,
-            np.empty_like(state.array),
-            np.empty(state.spec.cells, dtype=np.int64),
-            tree.mask,
-        )
+        scratch = np.empty_like(state.array)
+        empties = np.empty(state.spec.cells, dtype=np.int64)
+        done = 0
+        while True:
+            want = TIMED_CHUNK if playouts is None else playouts - done
+            if deadline is not None:
+                want = min(want, TIMED_CHUNK)
+            ran = uct_search(
+                tree.I, tree.F, tree.size, 0, state.array, want, self.c, self.rng, scratch, empties, tree.mask
+            )
+            done += ran
+            if tree.I[0, 0, TERMINAL] != 0:
+                break
+            if ran < want:
+                tree.grow()  # the row was full: the unfinished playout was undone
+                self.grown += 1
+                continue
+            if (playouts is not None and done >= playouts) or (
+                deadline is not None and time.perf_counter() >= deadline
+            ):
+                break
         self._root_key = key
         self.last_playouts = int(tree.I[0, 0, VISITS]) - before
         return tree.root_visits(0)
+
+    @property
+    def tree(self) -> Tree | None:
+        return self._tree
 
     @property
     def solved(self) -> bool:

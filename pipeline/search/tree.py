@@ -4,7 +4,11 @@ Every node is a slot in `I` (int fields) and `F` (float fields). The children of
 expanded node occupy one contiguous block. A node's value sum is from the point of view
 of its *mover*, the player whose action led to it, so backup flips the sign only where
 the player changes and Connect6's two-stone turns need no special case. The root is
-always slot 0: tree reuse compacts the kept subtree to the front of the row."""
+always slot 0: tree reuse compacts the kept subtree to the front of the row.
+
+A row is never silently full: expansion reports a full row (`FULL`) without touching the
+tree, and the search that called it grows the tree (`Tree.grow`) and carries on, so every
+simulation of a budget expands its leaf."""
 
 from __future__ import annotations
 
@@ -33,6 +37,17 @@ N_FLOAT = 3
 UCT = 0
 PUCT = 1
 
+FULL = -1  # what `expand` returns when the row has no room for the node's children
+# The room reserved ahead of one search, per game, is capped here; a larger search grows
+# its tree as it goes (memory follows what the search really builds).
+RESERVE_CAP = 1 << 20
+
+
+def search_capacity(num_actions: int, expansions: int) -> int:
+    """Room reserved for one search of `expansions` expansions: each adds at most one
+    block of `num_actions` children to the root's slot (capped at RESERVE_CAP)."""
+    return min(1 + (expansions + 1) * num_actions, RESERVE_CAP)
+
 
 class Tree:
     """Search trees for `games` games, each with room for `capacity` nodes."""
@@ -50,6 +65,30 @@ class Tree:
 
     def reset(self, g: int, state: np.ndarray) -> None:
         reset_root(self.I, self.F, self.size, g, state)
+
+    def grow(self, needed: int | None = None) -> None:
+        """Make room: at least `needed` nodes per row (default: twice the capacity). The
+        nodes keep their slots, so a search in progress carries on where it was."""
+        capacity = max(2 * self.capacity, needed or 0)
+        if capacity <= self.capacity:
+            return
+        I = np.zeros((self.games, capacity, N_INT), dtype=np.int32)
+        F = np.zeros((self.games, capacity, N_FLOAT), dtype=np.float32)
+        I[:, : self.capacity] = self.I
+        F[:, : self.capacity] = self.F
+        self.I, self.F, self.capacity = I, F, capacity
+        self.scratch_I = np.zeros((capacity, N_INT), dtype=np.int32)
+        self.scratch_F = np.zeros((capacity, N_FLOAT), dtype=np.float32)
+
+    def reserve(self, extra: int) -> None:
+        """Room for `extra` more nodes in every row beyond what the fullest row holds."""
+        needed = int(self.size.max()) + extra
+        if needed > self.capacity:
+            self.grow(needed)
+
+    def expanded(self, g: int) -> int:
+        """How many nodes of game g's tree have children."""
+        return int((self.I[g, : self.size[g], FIRST] >= 0).sum())
 
     def root_visits(self, g: int) -> np.ndarray:
         """Visit counts of the root's children, indexed by action."""
@@ -120,17 +159,18 @@ def terminal_value(state, player):
 def expand(I, F, size, g, node, state, policy, use_policy, guided, shuffle, rng, mask, prove, prove_root):
     """Give `node` one child per legal (or, with guidance, candidate) move. Priors come
     from `policy` in the presented frame, or are uniform. With `prove`, children that win
-    at once are marked terminal, so the solver needs no visit to find them. Returns False
-    when the row is full, in which case the node stays a leaf."""
+    at once are marked terminal, so the solver needs no visit to find them. Returns the
+    number of children, or FULL (the tree untouched) when the row has no room for them:
+    the caller must grow the tree and expand again."""
     if guided:
         n = candidate_mask(state, mask)
     else:
         n = legal_mask(state, mask)
     if n == 0:
-        return False
+        return 0
     first = size[g]
     if first + n > I.shape[1]:
-        return False
+        return FULL
     mover = state[TO_MOVE]
     j = first
     total = 0.0
@@ -175,7 +215,7 @@ def expand(I, F, size, g, node, state, policy, use_policy, guided, shuffle, rng,
                     F[g, j, TERM_VALUE] = 1.0
                     propagate_proof(I, F, g, j, prove_root)
                     break
-    return True
+    return n
 
 
 @njit(cache=True, nogil=True)

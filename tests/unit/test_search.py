@@ -4,10 +4,11 @@ import numpy as np
 import pytest
 
 from pipeline.games.base import GameSpec, GameState
+from pipeline.players import NetPlayer, PurePlayer
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
 from pipeline.search.pure import PureMCTS
-from pipeline.search.tree import ACTION, FIRST, PENDING, VISITS
+from pipeline.search.tree import ACTION, FIRST, PENDING, TERMINAL, VISITS
 
 pytestmark = pytest.mark.unit
 
@@ -163,3 +164,137 @@ def test_pick_action_temperature():
     draws = [pick_action(visits, 1.0, rng) for _ in range(2000)]
     assert set(draws) == {1, 2}
     assert 0.2 < draws.count(1) / 2000 < 0.3
+
+
+# ---- search invariants: a budget is spent in full, the tree never fills up silently ----
+
+
+def visited_leaves(tree, g: int) -> int:
+    """Visited, unfinished nodes without children: with every leaf expanded on its
+    evaluation, PUCT leaves none (the ones in flight are not counted: none are)."""
+    I = tree.I[g, : tree.size[g]]
+    return int(((I[:, VISITS] > 0) & (I[:, FIRST] < 0) & (I[:, TERMINAL] == 0)).sum())
+
+
+class ConfidentEvaluator:
+    """A made-up net that is sure of itself: nearly all prior mass on the first free cell
+    of a fixed order, so search piles its visits onto one line."""
+
+    def __init__(self, num_actions: int, seed: int = 0):
+        # Each cell is 5 logits below the one before it in a fixed random order.
+        self.logits = -5.0 * np.random.default_rng(seed).permutation(num_actions).astype(np.float32)
+
+    def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        p = np.exp(self.logits - self.logits.max())
+        n = obs.shape[0]
+        return np.tile(p / p.sum(), (n, 1)), np.zeros(n, dtype=np.float32)
+
+
+@pytest.mark.parametrize("game", ["gomoku:9", "hex:7", "connect6:10"])
+def test_puct_bot_spends_its_whole_budget_and_expands_every_leaf(game):
+    spec = GameSpec.parse(game)
+    expanded = []
+    for budget in (50, 200, 800):
+        bot = NetPlayer(UniformEvaluator(spec.num_actions), SearchConfig(simulations=budget), "uniform")
+        thought = bot.think(spec.new_game())
+        tree = bot.search.tree
+        assert thought.simulations == budget
+        assert tree.I[0, 0, VISITS] == budget
+        assert thought.visits.sum() == budget - 1  # the root's own evaluation is the first
+        assert visited_leaves(tree, 0) == 0
+        assert tree.expanded(0) == bot.search.evaluations
+        expanded.append(tree.expanded(0))
+    assert expanded[0] < expanded[1] < expanded[2]
+    assert expanded[2] > 0.9 * 800
+
+
+@pytest.mark.parametrize("game", ["gomoku:9", "hex:7"])
+def test_pure_bot_spends_its_whole_budget_and_the_tree_grows_with_it(game):
+    spec = GameSpec.parse(game)
+    expanded = []
+    for budget in (100, 1000, 20000):
+        bot = PurePlayer(budget)
+        thought = bot.think(spec.new_game())
+        tree = bot.searchers[0].tree
+        assert thought.simulations == budget
+        assert tree.I[0, 0, VISITS] == budget
+        expanded.append(tree.expanded(0))
+    assert expanded[0] < expanded[1] < expanded[2]
+
+
+def test_a_full_tree_grows_instead_of_stopping():
+    spec = GameSpec.parse("gomoku:9")
+    # Room for two expansions only: the search must grow the tree again and again.
+    search = BatchedMCTS(spec, 2, SearchConfig(simulations=400), seed=0, capacity=2 * spec.num_actions + 1)
+    for g in range(2):
+        search.reset(g, spec.new_game().array)
+    search.search(UniformEvaluator(spec.num_actions))
+    assert search.grown > 0
+    for g in range(2):
+        assert search.tree.I[g, 0, VISITS] == 400
+        assert visited_leaves(search.tree, g) == 0
+    assert search.tree.expanded(0) + search.tree.expanded(1) == search.evaluations
+
+    pure = PureMCTS(3000, seed=0, capacity=spec.num_actions + 1)
+    pure.search(spec.new_game())
+    assert pure.grown > 0 and pure.last_playouts == 3000
+    fresh = PureMCTS(3000, seed=0)
+    assert np.array_equal(fresh.search(spec.new_game()), pure.tree.root_visits(0))  # growing changes nothing
+
+
+def test_a_time_limited_search_grows_one_tree_until_the_time_is_spent():
+    spec = GameSpec.parse("gomoku:9")
+    bot = NetPlayer(UniformEvaluator(spec.num_actions), SearchConfig(simulations=64), "uniform")
+    thought = bot.think(spec.new_game(), budget=10**9, seconds=0.5)
+    tree = bot.search.tree
+    assert 0.5 <= thought.seconds < 5
+    assert thought.simulations > 64  # more than one budget's worth, in one tree
+    assert tree.I[0, 0, VISITS] == thought.simulations
+    assert visited_leaves(tree, 0) == 0 and tree.expanded(0) == bot.search.evaluations
+
+    pure = PurePlayer(10**9)
+    thought = pure.think(spec.new_game(), seconds=0.3)
+    assert 0.3 <= thought.seconds < 5 and thought.simulations > 1000
+    assert pure.searchers[0].tree.I[0, 0, VISITS] == thought.simulations
+
+
+def test_tree_reuse_over_a_whole_game_with_a_confident_evaluator_never_runs_out_of_room():
+    spec = GameSpec.parse("gomoku:9")
+    budget = 200
+    search = BatchedMCTS(spec, 1, SearchConfig(simulations=budget, leaves_per_step=8), seed=0)
+    evaluator = ConfidentEvaluator(spec.num_actions)
+    state = spec.new_game()
+    search.reset(0, state.array)
+    kept_most = used_most = 0
+    while not state.is_terminal:
+        kept = int(search.tree.I[0, 0, VISITS])
+        visits = search.search(evaluator)[0]
+        assert search.tree.I[0, 0, VISITS] == kept + budget or search.tree.I[0, 0, TERMINAL] != 0
+        assert visited_leaves(search.tree, 0) == 0
+        kept_most = max(kept_most, kept)
+        used_most = max(used_most, int(search.tree.size[0]))
+        action = int(np.argmax(visits))
+        state.apply(action)
+        if not state.is_terminal:
+            search.advance(0, action, state.array)
+    # The confident line carried many searches' worth of visits from move to move: far
+    # more than the fixed room of two searches the tree once had.
+    assert kept_most > 4 * budget
+    assert used_most > 2 * (budget + 2) * spec.num_actions
+
+
+def test_the_brain_bot_reuses_its_tree_across_both_sides_moves():
+    spec = GameSpec.parse("gomoku:7:k4")
+    bot = NetPlayer(UniformEvaluator(spec.num_actions), SearchConfig(simulations=300), "uniform")
+    state = spec.new_game()
+    first = bot.think(state)
+    state.apply(first.action)
+    bot.observe(0, state, first.action)
+    reply = int(np.argmax(first.visits * (state.legal_mask()[: len(first.visits)])))
+    kept = int(bot.search.tree.root_visits(0)[reply])
+    state.apply(reply)
+    bot.observe(0, state, reply)
+    second = bot.think(state)
+    assert kept > 0
+    assert bot.search.tree.I[0, 0, VISITS] == kept + 300
+    assert second.simulations == 300
