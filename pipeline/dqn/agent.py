@@ -1,6 +1,6 @@
-"""Acting with a Q-network: epsilon-greedy over legal moves while training, greedy as a
-Player in the arena, the web app and the protocols. Also the self-play experience
-source that fills the replay memory."""
+"""Acting with a Q-network: epsilon-greedy over legal moves while training, greedy for
+`players.DQNPlayer` (the arena, the web app and the protocols). Also the self-play
+experience source that fills the replay memory."""
 
 from __future__ import annotations
 
@@ -108,22 +108,3 @@ def presented_legal(state: GameState) -> np.ndarray:
     out = np.zeros(state.spec.num_actions, dtype=np.bool_)
     out[state.presented_order()[state.legal_mask()]] = True
     return out
-
-
-class DQNPlayer:
-    """A trained Q-network as a Player: the legal move with the highest Q, no search."""
-
-    def __init__(self, net: QNetwork, name: str = "dqn"):
-        self.net = net.eval()
-        self.name = name
-
-    def start(self, spec: GameSpec, games: int, seed: int) -> None:
-        if spec != self.net.game:
-            raise ValueError(f"this DQN plays {self.net.game}, not {spec}")
-
-    def choose(self, games: list[int], states: list[GameState]) -> list[int]:
-        q = q_values(self.net, states)
-        return [greedy(q[i], s.legal_mask()) for i, s in enumerate(states)]
-
-    def observe(self, game: int, state: GameState, action: int) -> None:
-        pass

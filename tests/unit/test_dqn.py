@@ -2,12 +2,13 @@ import numpy as np
 import pytest
 import torch
 
-from pipeline.dqn.agent import DQNPlayer, SelfPlayExperience, greedy, presented_legal, q_values
+from pipeline.dqn.agent import SelfPlayExperience, greedy, presented_legal, q_values
 from pipeline.dqn.config import DQNConfig
 from pipeline.dqn.memory import ReplayMemory
 from pipeline.dqn.qnet import QNetSpec, QNetwork
 from pipeline.dqn.td import td_target
 from pipeline.games.base import GameSpec
+from pipeline.players import DQNPlayer
 
 pytestmark = pytest.mark.unit
 
