@@ -40,7 +40,7 @@ def fit_ratings(
     games: Iterable[tuple[str, str, float]],
     anchors: dict[str, float],
     prior_draws: float = 1.0,
-    iterations: int = 200,
+    iterations: int = 100,
 ) -> dict[str, float]:
     """Ratings of every player in `games` ((player, opponent, player's score) triples).
     Anchored players keep their given rating; a player connected to no anchor is placed
@@ -69,16 +69,24 @@ def fit_ratings(
     if free.any() and anchors:
         # Start free players at the mean anchor so the first steps are small.
         r[free] = np.mean([v / ELO for v in anchors.values()])
+    idx = np.flatnonzero(free)
     for _ in range(iterations):
+        if idx.size == 0:
+            break
         diff = r[:, None] - r[None, :]
         e = 1.0 / (1.0 + np.exp(-diff))
-        grad = (won_p - played_p * e).sum(axis=1)
-        hess = (played_p * e * (1.0 - e)).sum(axis=1)
-        step = np.where(free & (hess > 0), grad / np.maximum(hess, 1e-12), 0.0)
+        grad = (won_p - played_p * e).sum(axis=1)[idx]
+        w = played_p * e * (1.0 - e)
+        # The log-likelihood is concave: a full Newton step over the free players (the
+        # pseudo-inverse handles a group tied to no anchor, whose level is arbitrary).
+        hess = np.diag(w.sum(axis=1)) - w
+        step = np.linalg.pinv(hess[np.ix_(idx, idx)]) @ grad
         step = np.clip(step, -2.0, 2.0)
-        r = r + step
-        if not anchors and free.any():
-            r -= r[free].mean()  # without anchors only differences mean anything
-        if np.max(np.abs(step)) < 1e-9:
+        r[idx] += step
+        if np.max(np.abs(step)) < 1e-10:
             break
-    return {name: float(r[index[name]] * ELO) for name in names}
+    if not anchors and idx.size:
+        r -= r.mean()  # without anchors only differences mean anything
+    out = {name: float(r[index[name]] * ELO) for name in names}
+    out.update({name: float(v) for name, v in anchors.items() if name in out})
+    return out

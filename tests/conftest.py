@@ -36,6 +36,8 @@ def isolated_prefect(tmp_path_factory):
         "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
         "PREFECT_UI_ENABLED": "false",
         "PREFECT_LOGGING_LEVEL": "WARNING",
+        # A loaded 2-core machine can take longer than the default 20 s to start it.
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",
     }
     old = {k: os.environ.get(k) for k in settings}
     os.environ.update(settings)

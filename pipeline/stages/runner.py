@@ -8,6 +8,7 @@ from typing import Any
 from pipeline.config import Params
 from pipeline.nets.checkpoint import CheckpointError
 from pipeline.replay import ReplayError
+from pipeline.stages.promote import PromoteError
 from pipeline.workspace import Paths
 
 
@@ -42,6 +43,6 @@ def run_stage(
             from pipeline.stages.report import run_report
 
             return run_report(params, paths, uri)
-    except (FileNotFoundError, ReplayError, CheckpointError) as exc:
+    except (FileNotFoundError, ReplayError, CheckpointError, PromoteError) as exc:
         raise StageError(str(exc)) from None
     raise StageError(f"unknown stage {name!r}")

@@ -89,3 +89,30 @@ def test_l2_is_part_of_the_optimised_loss():
     assert float(out["loss"]) == pytest.approx(float(out["value_loss"] + out["policy_loss"] + out["l2"]), rel=1e-6)
     opt = module.configure_optimizers()
     assert all(g.get("weight_decay", 0) == 0 for g in opt.param_groups)
+
+
+def test_the_learner_continues_its_optimiser_across_generations(tmp_path):
+    """Training resumed from a checkpoint with optimiser state continues Adam (its step
+    count and moments), with this run's learning rate."""
+    from pipeline.nets.checkpoint import load_optimizer_state
+
+    torch.manual_seed(3)
+    start = save_checkpoint(tmp_path / "gen0.pt", PolicyValueNet(SPEC, SMALL))
+    assert load_optimizer_state(start) is None
+    uri = f"sqlite:///{tmp_path}/mlflow.db"
+
+    def generation(init, out, lr):
+        cfg = TrainConfig(steps=5, batch_size=32, lr=lr, augment=False)
+        data = ReplayDataModule(SPEC, positions=fixed_positions(32), batch_size=32, augment=False, seed=0)
+        return train_network(SPEC, SMALL, cfg, data, out, uri, init=init, progress=False, resume_optimizer=True)
+
+    first = generation(start, tmp_path / "gen1.pt", 3e-3)
+    assert not first.optimizer_resumed
+    state1 = load_optimizer_state(tmp_path / "gen1.pt")
+    assert all(float(s["step"]) == 5 for s in state1["state"].values())
+    second = generation(tmp_path / "gen1.pt", tmp_path / "gen2.pt", 1e-3)
+    assert second.optimizer_resumed
+    state2 = load_optimizer_state(tmp_path / "gen2.pt")
+    assert all(float(s["step"]) == 10 for s in state2["state"].values())
+    assert state2["param_groups"][0]["lr"] == 1e-3
+    assert [v for _, v in metric_history(uri, second.run_id, "lr")] == pytest.approx([1e-3] * 5)

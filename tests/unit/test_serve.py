@@ -1,0 +1,148 @@
+"""The servers' state stays bounded, and the protocols search through the one bot
+interface with the budget they are given (the web app through FastAPI's test client, the
+brain and the HTP engine in process)."""
+
+import io
+
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from pipeline.discovery import find_model, scan_models
+from pipeline.games.base import GameSpec
+from pipeline.nets.checkpoint import CheckpointError, save_checkpoint
+from pipeline.nets.resnet import NetSpec, PolicyValueNet
+from pipeline.players import NetPlayer, PurePlayer, player_for
+from pipeline.search.evaluator import UniformEvaluator
+from pipeline.search.mcts import SearchConfig
+from pipeline.search.tree import ACTION, VISITS
+from pipeline.serve.app import create_app
+from pipeline.serve.brain import Brain
+from pipeline.serve.htp import HtpEngine
+
+pytestmark = pytest.mark.unit
+
+SPEC = GameSpec.parse("gomoku:7:k4")
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    d = tmp_path_factory.mktemp("models")
+    save_checkpoint(d / "tiny-7x7.pt", PolicyValueNet(SPEC, NetSpec(blocks=1, channels=8)))
+    save_checkpoint(d / "other-7x7.pt", PolicyValueNet(SPEC, NetSpec(blocks=1, channels=8)))
+    (d / "broken.pt").write_bytes(b"not a checkpoint")
+    return d
+
+
+def new_game(client, **kw):
+    body = {"game": "gomoku", "size": 7, "k": 4, "opponent": "tiny-7x7", "human": "second", **kw}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_one_loaded_model_per_file_whatever_the_budgets(models):
+    app = create_app([models])
+    client = TestClient(app)
+    for budget in (5, 9, 17, 33):
+        g = new_game(client, budget=budget)
+        g = client.post(f"/api/games/{g['id']}/ai").json()
+        # The budget is the game's own, passed to this search.
+        assert sum(g["visits"]) == budget - 1
+        a = client.get(f"/api/games/{g['id']}/analysis").json()
+        assert abs(sum(a["policy"]) - 1) < 1e-4
+    loaded = app.state.models.loaded
+    assert [p.name for p in loaded] == ["tiny-7x7.pt"]
+    g = new_game(client, opponent="other-7x7", budget=3)
+    client.post(f"/api/games/{g['id']}/ai")
+    assert sorted(p.name for p in loaded) == ["other-7x7.pt", "tiny-7x7.pt"]
+
+
+def test_every_way_into_the_server_respects_the_game_limit(models):
+    app = create_app([models], max_games=3)
+    client = TestClient(app)
+    first = new_game(client, human="both")["id"]
+    client.post(f"/api/games/{first}/move", json={"move": "d4"})
+    sgf = client.get(f"/api/games/{first}/export?format=sgf").text
+    ids = [first]
+    for i in range(8):
+        if i % 2:
+            r = client.post("/api/games/import", json={"format": "sgf", "text": sgf, "human": "both"})
+        else:
+            r = client.post("/api/games", json={"game": "gomoku", "size": 7, "k": 4, "human": "both"})
+        assert r.status_code == 200, r.text
+        ids.append(r.json()["id"])
+        assert len(app.state.games) <= 3
+    assert set(app.state.games) == set(ids[-3:])  # the oldest made room
+    assert client.get(f"/api/games/{first}").status_code == 404
+    # A rejected import adds nothing.
+    before = set(app.state.games)
+    assert client.post("/api/games/import", json={"format": "sgf", "text": sgf, "opponent": "nope"}).status_code == 404
+    assert set(app.state.games) == before
+
+
+class RecordingBot(NetPlayer):
+    """A bot that notes its root's visits after each search."""
+
+    roots: list[int]
+
+    def think(self, state, budget=None, seconds=None, game=0):
+        thought = super().think(state, budget, seconds, game)
+        self.roots.append(int(self.search.tree.I[0, 0, VISITS]))
+        return thought
+
+
+def test_the_brain_thinks_its_budget_through_the_bot_and_keeps_its_tree():
+    bots = []
+
+    def make(spec):
+        bots.append(RecordingBot(UniformEvaluator(spec.num_actions), SearchConfig(simulations=300), "uniform"))
+        bots[-1].roots = []
+        return bots[-1]
+
+    out = io.StringIO()
+    brain = Brain(make, out)
+    brain.info("timeout_turn 60000")
+    brain.handle("START 9", iter(()))
+    brain.handle("BEGIN", iter(()))
+    bot = bots[0]
+    # The bot's tree followed its own move; answer with the reply it searched most.
+    tree = bot.search.tree
+    kids = tree.root_children(0)
+    best = kids.start + int(np.argmax(tree.I[0, kids, VISITS]))
+    expected, kept = int(tree.I[0, best, ACTION]), int(tree.I[0, best, VISITS])
+    y, x = divmod(expected, 9)
+    brain.handle(f"TURN {x},{y}", iter(()))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "OK"
+    messages = [line for line in lines if line.startswith("MESSAGE")]
+    assert len(messages) == 2 and all(" 300 simulations " in m for m in messages)
+    assert kept > 0 and bot.roots == [300, kept + 300]
+
+
+def test_htp_genmove_spends_the_bots_budget():
+    bots = []
+
+    def make(spec):
+        bots.append(PurePlayer(2000, reuse=True))
+        return bots[-1]
+
+    htp = HtpEngine(make, size=5)
+    move = htp.execute("genmove", ["b"])
+    assert move != "resign"
+    searcher = bots[-1].searchers[0]
+    assert searcher.last_playouts == 2000 or searcher.solved
+    htp.execute("play", ["w", "a1" if move != "a1" else "b1"])
+    assert htp.execute("genmove", ["b"]) != "resign"
+
+
+def test_model_discovery_is_one_place(models, tmp_path):
+    assert sorted(scan_models([models])) == ["other-7x7", "tiny-7x7"]
+    assert find_model(SPEC, sources=[models]).name == "other-7x7.pt"  # the first that fits
+    assert find_model(GameSpec.parse("hex:5"), sources=[models]) is None  # pure MCTS then
+    with pytest.raises(CheckpointError):
+        find_model(GameSpec.parse("hex:5"), explicit=models / "tiny-7x7.pt")
+    bot = player_for(SPEC, find_model(SPEC, sources=[models]), simulations=12)
+    thought = bot.think(SPEC.new_game())
+    assert thought.simulations == 12 and np.isclose(thought.visits.sum(), 11)
+    assert isinstance(player_for(SPEC, None, playouts=50), PurePlayer)
