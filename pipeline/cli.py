@@ -317,31 +317,6 @@ def evaluate(
     )
 
 
-def model_finder(explicit: Path | None):
-    """The checkpoint for a game: the one given, else a pretrained model for that exact
-    game, else the champion if it fits, else None (pure MCTS)."""
-    from pipeline.games.base import GameSpec
-    from pipeline.nets.checkpoint import CheckpointError, load_checkpoint
-
-    def find(spec: GameSpec) -> Path | None:
-        candidates = (
-            [explicit] if explicit else [*sorted(Path("models/pretrained").glob("*.pt")), Path("models/champion.pt")]
-        )
-        for path in candidates:
-            if path is None or not path.is_file():
-                continue
-            try:
-                load_checkpoint(path, spec)
-            except CheckpointError:
-                if explicit:
-                    raise
-                continue
-            return path
-        return None
-
-    return find
-
-
 @app.command()
 def brain(
     model: Annotated[
@@ -353,7 +328,7 @@ def brain(
     """Gomocup/Piskvork brain protocol on stdin/stdout (Gomoku; INFO rule 1 = exact five)."""
     from pipeline.serve.brain import run_brain
 
-    run_brain(model_finder(model), simulations, playouts)
+    run_brain(model, simulations, playouts)
 
 
 @app.command()
@@ -367,11 +342,9 @@ def htp(
     playouts: Annotated[int, typer.Option(min=1, help="pure-MCTS playouts per move when no model fits")] = 20000,
 ) -> None:
     """Hex over GTP/HTP on stdin/stdout, for HexGui and MoHex-style tools."""
-    from pipeline.serve.engine import Engine
     from pipeline.serve.htp import run_htp
 
-    find = model_finder(model)
-    run_htp(lambda spec: Engine(spec, find(spec), simulations, playouts), size, swap)
+    run_htp(model, size, swap, simulations, playouts)
 
 
 @app.command()
@@ -386,18 +359,15 @@ def play(
     """Play in the terminal: type moves like e5; undo, hint, quit."""
     from pipeline.games.base import GameSpec
     from pipeline.nets.checkpoint import CheckpointError
-    from pipeline.serve.engine import Engine
-    from pipeline.serve.terminal import play_terminal
+    from pipeline.serve.terminal import run_terminal
 
     if side not in ("first", "second"):
         raise fail(f"--side must be first or second, not {side!r}")
     try:
         spec = GameSpec.parse(game)
-        path = model_finder(model)(spec)
-        engine = Engine(spec, path, simulations=budget, playouts=budget)
+        run_terminal(spec, model, budget, 0 if side == "first" else 1, console)
     except (ValueError, CheckpointError) as exc:
         raise fail(str(exc)) from None
-    play_terminal(spec, engine, 0 if side == "first" else 1, console)
 
 
 @app.command()

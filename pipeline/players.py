@@ -118,7 +118,7 @@ class PurePlayer:
         return [self.searchers[g].choose(s) for g, s in zip(games, states, strict=True)]
 
     def observe(self, game: int, state: GameState, action: int) -> None:
-        if self.reuse and not state.is_terminal:
+        if self.reuse and not state.is_terminal and game < len(self.searchers):
             self.searchers[game].observe(state, action)
 
     def think(

@@ -1,8 +1,11 @@
 """`zero serve`: play the champion in a browser. FastAPI with one static page.
 
-Games live in memory, keyed by an id the page keeps per tab, so tabs are isolated. Models
+Games live in memory, keyed by an id the page keeps per tab, so tabs are isolated; at most
+MAX_GAMES of them, however they arrive (new or imported), the oldest making room. Models
 are chosen by id from a list the server built at start-up; a client never names a path.
-Searches run in the worker threadpool, so thinking never blocks other requests."""
+Each model file is loaded once; every search gets a fresh bot on the shared model with the
+game's own budget, so nothing grows with the budgets asked for. Searches run in the worker
+threadpool, so thinking never blocks other requests."""
 
 from __future__ import annotations
 
@@ -18,39 +21,17 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from pipeline.discovery import DEFAULT_SOURCES, ModelEntry, scan_models
+from pipeline.dqn.qnet import QNetwork
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
 from pipeline.games.layout import HEX
-from pipeline.serve.engine import Engine
+from pipeline.nets.resnet import PolicyValueNet
+from pipeline.players import NetPlayer, Player, PurePlayer, load_model, model_player
+from pipeline.search.mcts import SearchConfig
 from pipeline.serve.records import RecordError, from_psq, from_sgf, to_psq, to_sgf
 
 STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 500
-
-
-@dataclass
-class ModelEntry:
-    id: str
-    label: str
-    spec: GameSpec
-    path: Path
-
-
-def scan_models(dirs: list[Path]) -> dict[str, ModelEntry]:
-    """Checkpoints the server may use, read once at start-up."""
-    from pipeline.nets.checkpoint import CheckpointError
-    from pipeline.players import checkpoint_game
-
-    found: dict[str, ModelEntry] = {}
-    for d in dirs:
-        paths = [d] if d.is_file() else sorted(d.glob("*.pt")) if d.is_dir() else []
-        for path in paths:
-            try:
-                game = checkpoint_game(path)
-            except (CheckpointError, KeyError):
-                continue
-            key = path.stem if path.stem not in found else f"{path.parent.name}-{path.stem}"
-            found[key] = ModelEntry(key, f"{path.stem} ({game})", game, path)
-    return found
 
 
 class NewGame(BaseModel):
@@ -84,9 +65,8 @@ class Import(BaseModel):
 class Session:
     state: GameState
     human: str
-    opponent: str
-    budget: int
-    engine: Engine | None
+    opponent: str  # a model id, or "pure"
+    budget: int  # simulations (model) or playouts (pure MCTS) per move
     lock: threading.Lock = field(default_factory=threading.Lock)
     resigned: int | None = None
     visits: list[float] | None = None
@@ -137,34 +117,61 @@ def winning_cells(state: GameState) -> list[int]:
     return []
 
 
-def create_app(model_dirs: list[Path] | None = None) -> FastAPI:
+class Models:
+    """The models a server offers, each file loaded at most once (on first use)."""
+
+    def __init__(self, entries: dict[str, ModelEntry]):
+        self.entries = entries
+        self.loaded: dict[Path, PolicyValueNet | QNetwork] = {}
+        self.lock = threading.Lock()
+
+    def entry(self, model_id: str, spec: GameSpec) -> ModelEntry:
+        entry = self.entries.get(model_id)
+        if entry is None:
+            raise HTTPException(404, f"unknown model {model_id!r}: choose one from /api/options")
+        if entry.spec != spec:
+            raise HTTPException(400, f"model {model_id!r} plays {entry.spec}, not {spec}")
+        return entry
+
+    def model(self, entry: ModelEntry) -> PolicyValueNet | QNetwork:
+        with self.lock:
+            if entry.path not in self.loaded:
+                self.loaded[entry.path] = load_model(entry.path, entry.spec)
+            return self.loaded[entry.path]
+
+    def player(self, model_id: str, spec: GameSpec, budget: int) -> Player:
+        """A fresh bot for one search: pure MCTS, or the shared model at `budget`."""
+        if model_id == "pure":
+            return PurePlayer(budget)
+        entry = self.entry(model_id, spec)
+        return model_player(self.model(entry), SearchConfig(simulations=budget), entry.id)
+
+
+def create_app(model_dirs: list[Path] | None = None, max_games: int = MAX_GAMES) -> FastAPI:
     app = FastAPI(title="zero-pipeline", docs_url="/api/docs", openapi_url="/api/openapi.json")
-    models = scan_models(model_dirs or [Path("models/pretrained"), Path("models/champion.pt")])
+    models = Models(scan_models(model_dirs or list(DEFAULT_SOURCES)))
+    app.state.models = models
     games: dict[str, Session] = {}
-    engines: dict[tuple[str, str, int], Engine] = {}
-    engines_lock = threading.Lock()
+    app.state.games = games
+    games_lock = threading.Lock()
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = "; ".join(f"{'.'.join(str(x) for x in e['loc'][1:]) or 'body'}: {e['msg']}" for e in exc.errors())
         return JSONResponse({"detail": problems or "malformed request"}, status_code=422)
 
-    def engine_for(spec: GameSpec, opponent: str, budget: int) -> Engine:
-        if opponent == "pure":
-            key = (str(spec), "pure", budget)
-            make = lambda: Engine(spec, None, playouts=budget)  # noqa: E731
-        else:
-            entry = models.get(opponent)
-            if entry is None:
-                raise HTTPException(404, f"unknown model {opponent!r}: choose one from /api/options")
-            if entry.spec != spec:
-                raise HTTPException(400, f"model {opponent!r} plays {entry.spec}, not {spec}")
-            key = (str(spec), opponent, budget)
-            make = lambda: Engine(spec, entry.path, simulations=budget)  # noqa: E731
-        with engines_lock:
-            if key not in engines:
-                engines[key] = make()
-            return engines[key]
+    def check_opponent(spec: GameSpec, opponent: str, human: str) -> None:
+        if human != "both" and opponent != "pure":
+            models.entry(opponent, spec)
+
+    def add_game(session: Session) -> str:
+        """The one way a game enters the server: at most `max_games`, the oldest making room."""
+        game_id = uuid.uuid4().hex
+        with games_lock:
+            while len(games) >= max_games:
+                games.pop(next(iter(games)))
+            games[game_id] = session
+        return game_id
 
     def session(game_id: str) -> Session:
         s = games.get(game_id)
@@ -232,7 +239,7 @@ def create_app(model_dirs: list[Path] | None = None) -> FastAPI:
                     "swap": m.spec.swap,
                     "name": str(m.spec),
                 }
-                for m in models.values()
+                for m in models.entries.values()
             ],
         }
 
@@ -242,12 +249,9 @@ def create_app(model_dirs: list[Path] | None = None) -> FastAPI:
             spec = spec_of(req)
         except ValueError as exc:
             raise HTTPException(400, str(exc)) from None
-        engine = engine_for(spec, req.opponent, req.budget) if req.human != "both" else None
-        if len(games) >= MAX_GAMES:
-            games.pop(next(iter(games)))  # the oldest game makes room
-        game_id = uuid.uuid4().hex
-        games[game_id] = Session(spec.new_game(), req.human, req.opponent, req.budget, engine)
-        return view(game_id, games[game_id])
+        check_opponent(spec, req.opponent, req.human)
+        session = Session(spec.new_game(), req.human, req.opponent, req.budget)
+        return view(add_game(session), session)
 
     @app.post("/api/games/import")
     def import_game(req: Import) -> dict:
@@ -255,10 +259,9 @@ def create_app(model_dirs: list[Path] | None = None) -> FastAPI:
             state = from_sgf(req.text) if req.format == "sgf" else from_psq(req.text)
         except RecordError as exc:
             raise HTTPException(400, f"cannot import: {exc}") from None
-        engine = engine_for(state.spec, req.opponent, req.budget) if req.human != "both" else None
-        game_id = uuid.uuid4().hex
-        games[game_id] = Session(state, req.human, req.opponent, req.budget, engine)
-        return view(game_id, games[game_id])
+        check_opponent(state.spec, req.opponent, req.human)
+        session = Session(state, req.human, req.opponent, req.budget)
+        return view(add_game(session), session)
 
     @app.get("/api/games/{game_id}")
     def get_game(game_id: str) -> dict:
@@ -287,8 +290,7 @@ def create_app(model_dirs: list[Path] | None = None) -> FastAPI:
         try:
             if not ai_to_move(s):
                 raise HTTPException(409, "it is not the engine's turn")
-            assert s.engine is not None
-            thought = s.engine.think(s.state)
+            thought = models.player(s.opponent, s.state.spec, s.budget).think(s.state)
             s.state.apply(thought.action)
             s.visits = thought.visits.tolist()
             s.search_value = thought.value
@@ -309,7 +311,7 @@ def create_app(model_dirs: list[Path] | None = None) -> FastAPI:
             replay = s.state.spec.new_game()
             for a in moves:
                 replay.apply(a)
-            tmp = Session(replay, s.human, s.opponent, s.budget, s.engine)
+            tmp = Session(replay, s.human, s.opponent, s.budget)
             while moves and ai_to_move(tmp):
                 moves.pop()
                 replay = s.state.spec.new_game()
@@ -333,10 +335,11 @@ def create_app(model_dirs: list[Path] | None = None) -> FastAPI:
     def analysis(game_id: str) -> dict:
         s = session(game_id)
         out: dict = {"policy": None, "value": None, "visits": s.visits, "search_value": s.search_value}
-        if s.engine is not None and not s.state.is_terminal:
-            pv = s.engine.policy_value(s.state)
-            if pv is not None:
-                out["policy"], out["value"] = pv[0].tolist(), pv[1]
+        if s.human != "both" and s.opponent != "pure" and not s.state.is_terminal:
+            player = models.player(s.opponent, s.state.spec, s.budget)
+            if isinstance(player, NetPlayer):
+                policy, value = player.policy_value(s.state)
+                out["policy"], out["value"] = policy.tolist(), value
         return out
 
     @app.get("/api/games/{game_id}/export", response_class=PlainTextResponse)

@@ -5,12 +5,13 @@ y the row, both from 0 at the top-left. INFO rule bit 1 selects exact five."""
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from pipeline.discovery import find_model
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
+from pipeline.players import Player, player_for
 
 ABOUT = 'name="zero-pipeline", version="0.1", author="zero-pipeline", country="", www="", email=""'
 
@@ -20,13 +21,15 @@ class ProtocolError(ValueError):
 
 
 class Brain:
-    def __init__(self, make_engine: Callable[[GameSpec], object], out: TextIO = sys.stdout):
-        self.make_engine = make_engine
+    """The protocol around one bot: `make_player` gives the bot for a board."""
+
+    def __init__(self, make_player: Callable[[GameSpec], Player], out: TextIO = sys.stdout):
+        self.make_player = make_player
         self.out = out
         self.size: tuple[int, int] | None = None
         self.exact = False
         self.state: GameState | None = None
-        self.engine = None
+        self.player: Player | None = None
         self.timeout_turn = 5000  # ms
         self.timeout_match = 0  # ms, 0 = no limit
         self.time_left: int | None = None
@@ -115,7 +118,7 @@ class Brain:
             return
         self.size = (width, height)
         self.state = spec.new_game()
-        self.engine = self.make_engine(spec)
+        self.player = self.make_player(spec)
         self.send("OK")
 
     def info(self, arg: str) -> None:
@@ -137,7 +140,7 @@ class Brain:
                 self.exact = exact
                 if self.state is not None and self.state.ply == 0:
                     self.state = self.spec().new_game()
-                    self.engine = self.make_engine(self.spec())
+                    self.player = self.make_player(self.spec())
         # max_memory, game_type, evaluate, folder: accepted and ignored.
 
     def cell(self, x: int, y: int) -> int:
@@ -148,8 +151,11 @@ class Brain:
         return y * w + x
 
     def play(self, x: int, y: int) -> None:
-        assert self.state is not None
-        self.state.apply(self.cell(x, y))
+        assert self.state is not None and self.player is not None
+        action = self.cell(x, y)
+        self.state.apply(action)
+        if not self.state.is_terminal:
+            self.player.observe(0, self.state, action)  # the bot's tree follows the game
 
     def takeback(self, x: int, y: int) -> None:
         assert self.state is not None
@@ -197,34 +203,35 @@ class Brain:
         return max(0.05, 0.7 * min(limits) - 0.05)
 
     def reply_move(self) -> None:
-        assert self.state is not None and self.engine is not None and self.size is not None
+        assert self.state is not None and self.player is not None and self.size is not None
         if self.state.is_terminal:
             raise ProtocolError("the game is over")
-        start = time.perf_counter()
-        thought = self.engine.think(self.state, seconds=self.budget_seconds())
+        thought = self.player.think(self.state, seconds=self.budget_seconds())
         self.state.apply(thought.action)
-        w = self.size[0]
-        y, x = divmod(thought.action, w)
+        if not self.state.is_terminal:
+            self.player.observe(0, self.state, thought.action)
+        y, x = divmod(thought.action, self.size[0])
         self.send(
-            f"MESSAGE {self.engine.name}: {thought.simulations} simulations in "
-            f"{time.perf_counter() - start:.2f}s, value {thought.value:+.2f}"
+            f"MESSAGE {self.player.name}: {thought.simulations} simulations in "
+            f"{thought.seconds:.2f}s, value {thought.value:+.2f}"
         )
         self.send(f"{x},{y}")
 
 
 def run_brain(
-    model_for: Callable[[GameSpec], Path | None],
-    simulations: int,
-    playouts: int,
+    model: Path | None = None,
+    simulations: int = 800,
+    playouts: int = 20_000,
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
 ) -> None:
-    from pipeline.serve.engine import Engine
+    """`zero brain`: for each board, the given model, else the pretrained model or the
+    champion that fits, else pure MCTS; at most `simulations` per move within the clock."""
 
-    def make_engine(spec: GameSpec) -> Engine:
-        return Engine(spec, model_for(spec), simulations=simulations, playouts=playouts)
+    def make_player(spec: GameSpec) -> Player:
+        return player_for(spec, find_model(spec, model), simulations=simulations, playouts=playouts)
 
-    brain = Brain(make_engine, stdout)
+    brain = Brain(make_player, stdout)
     lines = iter(stdin.readline, "")
     for line in lines:
         if not brain.handle(line, lines):

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
+from pipeline.discovery import find_model
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
+from pipeline.players import Player, player_for
 
 COMMANDS = (
     "boardsize",
@@ -31,15 +34,23 @@ class HtpError(ValueError):
 
 
 class HtpEngine:
-    def __init__(self, make_engine: Callable[[GameSpec], object], size: int = 11, swap: bool = False):
-        self.make_engine = make_engine
+    """The protocol around one bot: `make_player` gives the bot for a board."""
+
+    def __init__(self, make_player: Callable[[GameSpec], Player], size: int = 11, swap: bool = False):
+        self.make_player = make_player
         self.swap = swap
         self.set_size(size)
 
     def set_size(self, size: int) -> None:
         self.spec = GameSpec(game="hex", size=size, swap=self.swap)
         self.state: GameState = self.spec.new_game()
-        self.engine = self.make_engine(self.spec)
+        self.player = self.make_player(self.spec)
+
+    def apply(self, action: int) -> None:
+        """Play `action`; the bot's tree follows the game."""
+        self.state.apply(action)
+        if not self.state.is_terminal:
+            self.player.observe(0, self.state, action)
 
     def colour(self, text: str) -> int:
         try:
@@ -83,7 +94,7 @@ class HtpEngine:
             self.check_turn(self.colour(args[0]))
             if self.state.is_terminal:
                 raise HtpError("the game is over")
-            self.state.apply(self.spec.parse_action(args[1]))
+            self.apply(self.spec.parse_action(args[1]))
             return ""
         if command == "genmove":
             if not args:
@@ -91,8 +102,8 @@ class HtpEngine:
             self.check_turn(self.colour(args[0]))
             if self.state.is_terminal:
                 return "resign"
-            thought = self.engine.think(self.state)
-            self.state.apply(thought.action)
+            thought = self.player.think(self.state)
+            self.apply(thought.action)
             return self.move_name(thought.action)
         if command == "undo":
             if not self.state.history:
@@ -122,8 +133,22 @@ class HtpEngine:
         return "\n".join(lines)
 
 
-def run_htp(make_engine, size: int, swap: bool, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
-    htp = HtpEngine(make_engine, size, swap)
+def run_htp(
+    model: Path | None = None,
+    size: int = 11,
+    swap: bool = False,
+    simulations: int = 800,
+    playouts: int = 20_000,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+) -> None:
+    """`zero htp`: for each board, the given model, else the pretrained model or the
+    champion that fits, else pure MCTS."""
+
+    def make_player(spec: GameSpec) -> Player:
+        return player_for(spec, find_model(spec, model), simulations=simulations, playouts=playouts)
+
+    htp = HtpEngine(make_player, size, swap)
     for raw in iter(stdin.readline, ""):
         line = raw.split("#", 1)[0].strip()
         if not line:

@@ -3,11 +3,14 @@ browser. Moves are typed like `e5` (Hex: `c3`, `swap`); `undo`, `hint` and `quit
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
 from rich.text import Text
 
+from pipeline.discovery import find_model
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
-from pipeline.serve.engine import Engine
+from pipeline.players import Player, player_for
 
 STONES = {0: ("·", "dim"), 1: ("●", "bold"), 2: ("○", "bold")}
 
@@ -46,15 +49,21 @@ def describe(state: GameState) -> str:
     return f"{who} to move{extra}."
 
 
-def play_terminal(spec: GameSpec, engine: Engine, human: int, console: Console) -> GameState:
+def play_terminal(spec: GameSpec, player: Player, human: int, console: Console) -> GameState:
     state = spec.new_game()
-    console.print(f"{spec} against {engine.name}. You play {'black' if human == 0 else 'white'}.")
+    console.print(f"{spec} against {player.name}. You play {'black' if human == 0 else 'white'}.")
+
+    def play(action: int) -> None:
+        state.apply(action)
+        if not state.is_terminal:
+            player.observe(0, state, action)  # the bot's tree follows the game
+
     while not state.is_terminal:
         console.print(render(state))
         console.print(describe(state))
         if state.current_player != human:
-            thought = engine.think(state)
-            state.apply(thought.action)
+            thought = player.think(state)
+            play(thought.action)
             console.print(f"engine plays {spec.action_name(thought.action)} (value {thought.value:+.2f})")
             continue
         try:
@@ -71,12 +80,19 @@ def play_terminal(spec: GameSpec, engine: Engine, human: int, console: Console) 
                 state.apply(a)
             continue
         if text == "hint":
-            console.print(f"hint: {spec.action_name(engine.think(state).action)}")
+            console.print(f"hint: {spec.action_name(player.think(state).action)}")
             continue
         try:
-            state.apply(text)
+            play(spec.parse_action(text))
         except IllegalMoveError as exc:
             console.print(f"[red]{exc}[/red]")
     console.print(render(state))
     console.print(describe(state))
     return state
+
+
+def run_terminal(spec: GameSpec, model: Path | None, budget: int, human: int, console: Console) -> GameState:
+    """`zero play`: the given model, else the pretrained model or the champion that fits,
+    else pure MCTS; `budget` simulations (or playouts) per move."""
+    player = player_for(spec, find_model(spec, model), simulations=budget, playouts=budget)
+    return play_terminal(spec, player, human, console)
