@@ -64,70 +64,37 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+ROOT = Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")]
+PARAMS = Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")]
+TRACKING = Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///ROOT/mlflow.db)")]
+
+
 @app.command()
 def selfplay(
-    out: Annotated[Path, typer.Option(help="directory for this generation's shards")] = Path("data/replay/gen-0001"),
-    model: Annotated[Path | None, typer.Option(help="checkpoint to play (default: an untrained net)")] = None,
-    params: Annotated[Path | None, typer.Option(help="params.yaml")] = None,
-    game: Annotated[str | None, typer.Option(help="game spec, e.g. gomoku:9 (overrides params)")] = None,
-    games: Annotated[int, typer.Option(min=1)] = 32,
-    simulations: Annotated[int | None, typer.Option(min=1)] = None,
-    seed: Annotated[int | None, typer.Option()] = None,
+    root: ROOT = Path("."),
+    params: PARAMS = None,
+    games: Annotated[int | None, typer.Option(min=1, help="games (overrides selfplay.games)")] = None,
+    simulations: Annotated[int | None, typer.Option(min=1, help="overrides selfplay.search.simulations")] = None,
+    seed: Annotated[int | None, typer.Option(help="overrides seed")] = None,
+    tracking_uri: TRACKING = None,
 ) -> None:
-    """Play self-play games with one model and write them as replay shards."""
-    from pipeline.config import ParamsError, load_params
-    from pipeline.games.base import GameSpec
-    from pipeline.nets.checkpoint import CheckpointError, file_hash, load_checkpoint
-    from pipeline.nets.evaluator import NetEvaluator
-    from pipeline.nets.resnet import PolicyValueNet
-    from pipeline.replay import spec_header, write_shard
-    from pipeline.selfplay import play_games
-
-    try:
-        overrides = {"selfplay.search.simulations": simulations, "seed": seed}
-        p = load_params(params, overrides)
-        spec = GameSpec.parse(game) if game else p.game
-        net, _ = load_checkpoint(model, spec) if model else (PolicyValueNet(spec, p.net), {})
-    except (ParamsError, CheckpointError, ValueError) as exc:
-        raise fail(str(exc)) from None
-    with err.status(f"self-play: {games} games of {spec}"):
-        positions, stats = play_games(spec, NetEvaluator(net), games, p.selfplay, seed=p.seed)
-    header = {
-        **spec_header(spec),
-        "generation": 0,
-        "model_hash": file_hash(model) if model else "untrained",
-        "simulations": p.selfplay.search.simulations,
-        "seed": p.seed,
-        "games": stats.games,
-    }
-    path = write_shard(out / "shard-0000.npz", positions, header)
-    console.print(f"{stats.games} games, {stats.positions} positions in {stats.seconds:.1f}s -> {path}")
+    """The self-play stage: the next generation's games as replay shards in data/replay/."""
+    overrides = {"selfplay.games": games, "selfplay.search.simulations": simulations, "seed": seed}
+    run_named_stage("selfplay", root, params, overrides, tracking_uri)
 
 
 @app.command()
 def train(
-    params: Annotated[Path | None, typer.Option(help="params.yaml (its `train` section)")] = None,
-    replay: Annotated[Path, typer.Option(help="replay root holding gen-NNNN/ directories")] = Path("data/replay"),
-    init: Annotated[Path | None, typer.Option(help="checkpoint to start from (default: a fresh net)")] = None,
-    out: Annotated[Path, typer.Option(help="where to write the trained checkpoint")] = Path("models/candidate.pt"),
-    game: Annotated[str | None, typer.Option(help="game spec (overrides params)")] = None,
-    steps: Annotated[int | None, typer.Option(min=1)] = None,
-    lr: Annotated[float | None, typer.Option(min=0)] = None,
-    batch_size: Annotated[int | None, typer.Option(min=1)] = None,
-    window: Annotated[int | None, typer.Option(min=1)] = None,
+    root: ROOT = Path("."),
+    params: PARAMS = None,
+    steps: Annotated[int | None, typer.Option(min=1, help="overrides train.steps")] = None,
+    lr: Annotated[float | None, typer.Option(min=0, help="overrides train.lr")] = None,
+    batch_size: Annotated[int | None, typer.Option(min=1, help="overrides train.batch_size")] = None,
+    window: Annotated[int | None, typer.Option(min=1, help="overrides train.window")] = None,
     skip_corrupt: Annotated[bool | None, typer.Option(help="leave corrupt shards out instead of failing")] = None,
-    tracking_uri: Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///<cwd>/mlflow.db)")] = None,
-    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    tracking_uri: TRACKING = None,
 ) -> None:
-    """Train the policy-value net on the replay window; log every step to MLflow."""
-    from pipeline.config import ParamsError, load_params
-    from pipeline.games.base import GameSpec
-    from pipeline.nets.checkpoint import CheckpointError
-    from pipeline.nets.data import ReplayDataModule
-    from pipeline.replay import ReplayError
-    from pipeline.tracking import tracking_uri as default_uri
-    from pipeline.training import train_network
-
+    """The train stage: the learner continues on the replay window; writes the candidate."""
     overrides = {
         "train.steps": steps,
         "train.lr": lr,
@@ -135,24 +102,7 @@ def train(
         "train.window": window,
         "train.skip_corrupt": skip_corrupt,
     }
-    try:
-        p = load_params(params, overrides)
-        spec = GameSpec.parse(game) if game else p.game
-        cfg = p.train
-        data = ReplayDataModule.for_training(spec, replay, cfg)
-        data.setup()
-        result = train_network(spec, p.net, cfg, data, out, tracking_uri or default_uri(), init=init, progress=progress)
-    except (ParamsError, ReplayError, CheckpointError) as exc:
-        raise fail(str(exc)) from None
-    for line in result.skipped:
-        err.print(f"[yellow]skipped:[/yellow] {line}", highlight=False)
-    f = result.final
-    console.print(
-        f"trained {result.steps} steps on {result.positions} positions in {result.seconds:.1f}s "
-        f"({result.samples_per_s:,.0f} samples/s): loss {f.get('loss', float('nan')):.3f}, "
-        f"policy entropy {f.get('policy_entropy', float('nan')):.3f} -> {result.checkpoint} "
-        f"(MLflow run {result.run_id})"
-    )
+    run_named_stage("train", root, params, overrides, tracking_uri)
 
 
 dqn_app = typer.Typer(help="The DQN baseline: train and judge it on the same ladder.", no_args_is_help=True)
@@ -226,16 +176,34 @@ def dqn_train(
     console.print(f"DQN: {result.steps} steps, {result.games} self-play games in {result.seconds:.0f}s -> {target}")
 
 
-def load_workspace(root: Path, params_file: Path | None):
+def load_workspace(root: Path, params_file: Path | None, overrides: dict | None = None):
     """Params (validated before any work) and paths of a pipeline workspace."""
     from pipeline.config import ParamsError, load_params
     from pipeline.workspace import Paths
 
     paths = Paths(root.resolve())
     try:
-        return load_params(params_file or paths.params), paths
+        return load_params(params_file or paths.params, overrides), paths
     except ParamsError as exc:
         raise fail(str(exc)) from None
+
+
+def run_named_stage(
+    name: str, root: Path, params: Path | None, overrides: dict | None, tracking_uri: str | None
+) -> None:
+    """Run one stage function (the same `dvc repro` and the flows run) and print its metrics."""
+    from pipeline.stages import STAGES
+
+    if name not in STAGES:
+        raise fail(f"unknown stage {name!r}: one of {', '.join(STAGES)}")
+    from pipeline.stages.runner import StageError, run_stage
+
+    p, paths = load_workspace(root, params, overrides)
+    try:
+        result = run_stage(name, p, paths, tracking_uri, log=lambda m: err.print(m, highlight=False))
+    except StageError as exc:
+        raise fail(str(exc)) from None
+    console.print(f"{name}: " + json.dumps(result, default=str, separators=(",", ":")), highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -259,23 +227,12 @@ def init(
 @app.command()
 def stage(
     name: Annotated[str, typer.Argument(help="selfplay | train | evaluate | promote | report")],
-    root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
-    params: Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")] = None,
-    tracking_uri: Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///ROOT/mlflow.db)")] = None,
+    root: ROOT = Path("."),
+    params: PARAMS = None,
+    tracking_uri: TRACKING = None,
 ) -> None:
     """Run one pipeline stage (what each `dvc.yaml` stage calls)."""
-    from pipeline.stages import STAGES
-
-    if name not in STAGES:
-        raise fail(f"unknown stage {name!r}: one of {', '.join(STAGES)}")
-    from pipeline.stages.runner import StageError, run_stage
-
-    p, paths = load_workspace(root, params)
-    try:
-        result = run_stage(name, p, paths, tracking_uri, log=lambda m: err.print(m, highlight=False))
-    except StageError as exc:
-        raise fail(str(exc)) from None
-    console.print(f"{name}: " + json.dumps(result, default=str, separators=(",", ":")), highlight=False, soft_wrap=True)
+    run_named_stage(name, root, params, None, tracking_uri)
 
 
 @app.command()
