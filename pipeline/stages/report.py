@@ -87,17 +87,18 @@ def plot_strength(history: list[dict[str, Any]], path, ratings: dict[int, float]
     if ratings:
         g_r = sorted(ratings)
         ax_r.plot(g_r, [ratings[g] for g in g_r], "o-", color="tab:blue", label="candidate of each generation")
-        champs = [h["generation"] for h in history if h["promoted"]]
-        ax_r.scatter(
-            champs,
-            [ratings[g] for g in champs if g in ratings] if all(g in ratings for g in champs) else [],
-            marker="*",
-            s=160,
-            color="gold",
-            edgecolor="k",
-            zorder=3,
-            label="promoted",
-        )
+        champs = [h["generation"] for h in history if h["promoted"] and h["generation"] in ratings]
+        if champs:
+            ax_r.scatter(
+                champs,
+                [ratings[g] for g in champs],
+                marker="*",
+                s=160,
+                color="gold",
+                edgecolor="k",
+                zorder=3,
+                label="promoted",
+            )
     for playouts, elo in sorted(anchors.items()):
         ax_r.axhline(elo, color="tab:red", lw=0.6, ls=":")
         ax_r.text(gens[0] if gens else 0, elo, f" pure:{playouts}", fontsize=7, color="tab:red", va="bottom")
@@ -165,9 +166,10 @@ def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any
         if h["promoted"]:
             beaten = max(beaten or 0, h["ladder"])
         rating = ratings.get(h["generation"])
+        llr = "" if h.get("vs_pure_llr") is None else f"{h['vs_pure_llr']:+.2f}"
         lines.append(
             f"| {h['generation']} | {h['games_played']} | {h['ladder']} | {h.get('vs_pure_games', '')} "
-            f"| {h['vs_pure_score']:.2f} ({lo:.2f}-{hi:.2f}) | {h.get('vs_pure_llr', '')} | {champ} "
+            f"| {h['vs_pure_score']:.2f} ({lo:.2f}-{hi:.2f}) | {llr} | {champ} "
             f"| {'yes' if h['promoted'] else 'no'} | {beaten or '-'} "
             f"| {'' if rating is None else f'{rating:.0f}'} | {secs.get('selfplay', '')} | {secs.get('train', '')} |"
         )
