@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-unit test-integration lint format bench clean-cache chromium
+.PHONY: install run test test-unit test-integration lint imports format bench clean-cache chromium
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,7 +26,7 @@ run: install
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/dvc repro
 	@echo "report: reports/report.md   metrics: $(VENV)/bin/dvc metrics show"
 
-test: test-unit test-integration
+test: imports test-unit test-integration
 
 test-unit: install
 	$(PY) -m pytest -m unit -q
@@ -40,9 +40,13 @@ chromium:
 		echo "installing Debian's chromium for the browser tests"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
-lint: install
+lint: install imports
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# The import contract in pyproject.toml: a cycle or an import against the layers fails.
+imports: install
+	$(VENV)/bin/lint-imports --no-cache
 
 format: install
 	$(VENV)/bin/ruff format .

@@ -223,7 +223,7 @@ def bench_orchestration(tasks: int = 8, repeats: int = 3) -> list[Record]:
     from prefect import flow, task
     from prefect.cache_policies import NONE
 
-    from pipeline.flows import make_task_runner
+    from pipeline.parallel import make_task_runner
 
     mode = "server" if os.environ.get("PREFECT_API_URL") else "local"
 

@@ -121,7 +121,7 @@ def dqn_compare(
     times: Annotated[str | None, typer.Option(help="file of 'kind board seconds' lines from the runs")] = None,
 ) -> None:
     """Judge trained AlphaZero and DQN models on the same ladder; write the comparison."""
-    from pipeline.dqn.compare import write_report
+    from pipeline.dqn_compare import write_report
 
     if len(az) != len(dqn):
         raise fail("give one --dqn for each --az")

@@ -12,10 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from pipeline.dqn.config import DQNConfig
 from pipeline.games.base import GameSpec, describe_errors
-from pipeline.nets.module import OptimConfig
 from pipeline.nets.resnet import NetSpec
 from pipeline.selfplay import SelfPlayConfig
 from pipeline.sprt import VsChampionTest, VsPureTest
+from pipeline.training import TrainConfig
 
 
 class ParamsError(ValueError):
@@ -73,16 +73,6 @@ class PromoteConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     register_model: bool = Field(True, description="register promoted models in the MLflow registry")
-
-
-class TrainConfig(OptimConfig):
-    steps: int = Field(300, ge=1, description="optimiser steps per iteration")
-    batch_size: int = Field(256, ge=1)
-    window: int = Field(4, ge=1, description="generations of replay to train on")
-    augment: bool = True
-    seed: int = 0
-    threads: int | None = Field(None, ge=1, description="torch threads (None: torch's default)")
-    skip_corrupt: bool = Field(False, description="leave corrupt shards out (named in the log) instead of failing")
 
 
 class Params(BaseModel):

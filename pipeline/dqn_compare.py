@@ -1,6 +1,7 @@
 """The DQN baseline against AlphaZero on the same board and the same ladder, after equal
 wall-clock training: win rates against pure MCTS (50 games, 25 with each colour, as the
-Hex study judged its agent), the two against each other, and their learning curves."""
+Hex study judged its agent), the two against each other, and their learning curves.
+It plays matches, so it sits above the players and the DQN package (beside the stages)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import matplotlib.pyplot as plt
 
 from pipeline.arena import play_match
 from pipeline.games.base import GameSpec
-from pipeline.players import NetPlayer, PurePlayer, make_player
+from pipeline.players import NetPlayer, PurePlayer, checkpoint_game, make_player
 from pipeline.search.mcts import SearchConfig
 from pipeline.tracking import metric_history
 
@@ -170,8 +171,6 @@ def write_report(
     out.parent.mkdir(parents=True, exist_ok=True)
     for az_root, dqn_root in pairs:
         sides = {"alphazero": Side(az_root, "alphazero"), "dqn": Side(dqn_root, "dqn")}
-        from pipeline.players import checkpoint_game
-
         spec = checkpoint_game(sides["alphazero"].model)
         plot = out.parent / f"dqn_vs_alphazero_{spec.game}{spec.height}.png"
         lines += board_section(spec, sides, ladder, games, simulations, seed, plot)

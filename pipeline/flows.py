@@ -1,5 +1,6 @@
-"""Prefect flows: parallel self-play tasks on a chosen task runner, and the iteration
-flow that runs the same stage functions as `dvc repro` and records each iteration."""
+"""Prefect flows: the iteration flow that runs the same stage functions as `dvc repro`
+and records each iteration. (Self-play's parallel tasks are `pipeline.parallel`, below
+the stages that use them.)"""
 
 from __future__ import annotations
 
@@ -14,52 +15,8 @@ os.environ.setdefault("PREFECT_SERVER_LOGGING_LEVEL", "WARNING")
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NONE
-from prefect.futures import as_completed
-from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
 
 from pipeline.stages import STAGES
-
-
-def make_task_runner(kind: str, workers: int, address: str | None) -> TaskRunner:
-    if kind == "threads":
-        return ThreadPoolTaskRunner(max_workers=workers)
-    if kind == "processes":
-        return ProcessPoolTaskRunner(max_workers=workers)
-    if kind == "dask":
-        from prefect_dask import DaskTaskRunner
-
-        if address:
-            return DaskTaskRunner(address=address)
-        return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1, "processes": True})
-    raise ValueError(f"unknown task runner {kind!r}: threads, processes or dask")
-
-
-@task(name="selfplay-shard", cache_policy=NONE, retries=0)
-def selfplay_shard(job: dict[str, Any], model: bytes):
-    from pipeline.stages.selfplay import play_shard
-
-    return play_shard(job, model)
-
-
-@flow(name="selfplay", log_prints=False, validate_parameters=False)
-def selfplay_flow(
-    jobs: list[dict[str, Any]], base_header: dict[str, Any], runner: str, workers: int, address: str | None
-) -> list[dict[str, Any]]:
-    """Play every job as a task; write each shard as soon as its task finishes, so a kill
-    loses only the games still in flight."""
-    from pipeline.stages.selfplay import write_result
-
-    logger = get_run_logger()
-    model = Path(jobs[0]["model_path"]).read_bytes()
-    headers = []
-    with make_task_runner(runner, workers, address) as task_runner:
-        futures = {task_runner.submit(selfplay_shard, {"job": job, "model": model}): job for job in jobs}
-        for future in as_completed(list(futures)):
-            job = futures[future]
-            arrays, summary = future.result()
-            headers.append(write_result(job, base_header, arrays, summary))
-            logger.info("shard %s: %s games, %s positions", job["task"], summary["games"], summary["positions"])
-    return headers
 
 
 @task(name="stage", cache_policy=NONE, task_run_name="{name}")

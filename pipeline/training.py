@@ -13,14 +13,27 @@ import lightning as L
 import torch
 from lightning.pytorch.callbacks import RichProgressBar
 from lightning.pytorch.loggers import MLFlowLogger
+from pydantic import Field
 
-from pipeline.config import TrainConfig
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import file_hash, load_checkpoint, load_optimizer_state, save_checkpoint
 from pipeline.nets.data import ReplayDataModule
-from pipeline.nets.module import PolicyValueModule
+from pipeline.nets.module import OptimConfig, PolicyValueModule
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.tracking import experiment_name, tracking_env_kept
+
+
+class TrainConfig(OptimConfig):
+    """The `train` section of params.yaml: it lives with the training it configures, so
+    training a net depends on nothing but nets (params.yaml gathers every section)."""
+
+    steps: int = Field(300, ge=1, description="optimiser steps per iteration")
+    batch_size: int = Field(256, ge=1)
+    window: int = Field(4, ge=1, description="generations of replay to train on")
+    augment: bool = True
+    seed: int = 0
+    threads: int | None = Field(None, ge=1, description="torch threads (None: torch's default)")
+    skip_corrupt: bool = Field(False, description="leave corrupt shards out (named in the log) instead of failing")
 
 
 @dataclass

@@ -87,7 +87,7 @@ def existing_shard(path: Path, spec: GameSpec, games: int) -> dict[str, Any] | N
 
 
 def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
-    from pipeline.flows import selfplay_flow
+    from pipeline.parallel import selfplay_flow
 
     spec = params.game
     state = load_state(paths)
@@ -141,7 +141,8 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
 
             torch.set_num_threads(params.selfplay.torch_threads)
         cfg = params.selfplay
-        for header in selfplay_flow(jobs, base_header, cfg.runner, cfg.workers, cfg.dask_address):
+        flow_run = selfplay_flow(jobs, base_header, cfg.runner, cfg.workers, cfg.dask_address, play_shard, write_result)
+        for header in flow_run:
             headers[header["task"]] = header
     seconds = time.perf_counter() - start
     played = [headers[j["task"]] for j in jobs]
