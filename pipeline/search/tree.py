@@ -80,9 +80,10 @@ class Tree:
         self.scratch_I = np.zeros((capacity, N_INT), dtype=np.int32)
         self.scratch_F = np.zeros((capacity, N_FLOAT), dtype=np.float32)
 
-    def reserve(self, extra: int) -> None:
-        """Room for `extra` more nodes in every row beyond what the fullest row holds."""
-        needed = int(self.size.max()) + extra
+    def reserve(self, room: int) -> None:
+        """Room in every row for a search of `room` nodes (`search_capacity`) on top of the
+        subtree each row keeps, whose root is the search's root."""
+        needed = int(self.size.max()) - 1 + room
         if needed > self.capacity:
             self.grow(needed)
 
