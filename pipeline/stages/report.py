@@ -3,6 +3,9 @@ MLflow; the ladder and strength history from models/state.json."""
 
 from __future__ import annotations
 
+import csv
+import io
+from pathlib import Path
 from typing import Any
 
 import matplotlib
@@ -11,6 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
 
+from pipeline.atomic import atomic_file
 from pipeline.config import Params
 from pipeline.tracking import metric_history
 from pipeline.workspace import Paths, load_state, read_json
@@ -125,6 +129,40 @@ def generation_ratings(params: Params, paths: Paths) -> tuple[dict[int, float], 
     return gens, anchors
 
 
+def write_csv(path: Path, columns: list[str], rows: list[list[Any]]) -> None:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    with atomic_file(path, "w") as f:
+        f.write(out.getvalue())
+
+
+def write_plot_data(curves, history: list[dict[str, Any]], ratings: dict[int, float], folder: Path) -> None:
+    """The curves as CSV, for `dvc plots` and the VS Code DVC extension (dvc.yaml `plots:`)."""
+    entropy = {s: v for s, v, _ in curves["policy_entropy"]}
+    write_csv(
+        folder / "training.csv",
+        ["step", "generation", "loss", "policy_entropy"],
+        [[s, g, round(v, 5), round(entropy.get(s, float("nan")), 5)] for s, v, g in curves["loss"]],
+    )
+    write_csv(
+        folder / "strength.csv",
+        ["generation", "games_played", "ladder", "score_vs_ladder", "promoted", "rating"],
+        [
+            [
+                h["generation"],
+                h["games_played"],
+                h["ladder"],
+                h["vs_pure_score"],
+                int(h["promoted"]),
+                "" if ratings.get(h["generation"]) is None else round(ratings[h["generation"]], 1),
+            ]
+            for h in history
+        ],
+    )
+
+
 def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any]:
     state = load_state(paths)
     history = state.history
@@ -134,6 +172,7 @@ def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any
     ratings, anchors = generation_ratings(params, paths)
     if history:
         plot_strength(history, paths.report("strength.png"), ratings, anchors)
+    write_plot_data(curves, history, ratings, paths.report("plots"))
     promotion = read_json(paths.report("promotion.json")) if paths.report("promotion.json").is_file() else {}
     lines = [
         f"# zero-pipeline report: {params.game}",

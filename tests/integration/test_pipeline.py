@@ -92,6 +92,10 @@ def test_two_dvc_repro_iterations(tmp_path):
     shown = json.dumps(metrics)
     for name in ("selfplay.json", "train.json", "evaluation.json", "promotion.json"):
         assert name in shown
+    plain = sh([DVC, "metrics", "show"], ws)
+    assert "failed to load" not in (plain.stdout + plain.stderr).lower()  # the never-run DQN stage
+    plots = json.loads(sh([DVC, "plots", "show", "--json"], ws).stdout)["data"]
+    assert {"loss", "rating", "score vs ladder level"} <= set(plots)
 
     # An older commit + `dvc checkout` restores that generation's data and champion.
     sh(["git", "checkout", "-q", first], ws)
