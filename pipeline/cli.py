@@ -18,6 +18,11 @@ console = Console(width=None if sys.stdout.isatty() else 160, emoji=False)
 err = Console(stderr=True, emoji=False)
 
 
+ROOT = Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")]
+PARAMS = Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")]
+TRACKING = Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///ROOT/mlflow.db)")]
+
+
 @app.callback()
 def main() -> None:
     """Self-play, training, evaluation and play for connection games."""
@@ -62,11 +67,6 @@ def bench(
 def fail(message: str) -> typer.Exit:
     err.print(f"[red]error:[/red] {message}", highlight=False)
     return typer.Exit(2)
-
-
-ROOT = Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")]
-PARAMS = Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")]
-TRACKING = Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///ROOT/mlflow.db)")]
 
 
 @app.command()
@@ -121,7 +121,7 @@ def dqn_compare(
     times: Annotated[str | None, typer.Option(help="file of 'kind board seconds' lines from the runs")] = None,
 ) -> None:
     """Judge trained AlphaZero and DQN models on the same ladder; write the comparison."""
-    from pipeline.dqn_compare import write_report
+    from pipeline.dqn_compare import read_times, write_report
 
     if len(az) != len(dqn):
         raise fail("give one --dqn for each --az")
@@ -129,12 +129,7 @@ def dqn_compare(
         levels = [int(x) for x in ladder.split(",")]
     except ValueError:
         raise fail(f"--ladder {ladder!r}: comma-separated playout counts") from None
-    measured = {}
-    if times:
-        for line in Path(times).read_text().splitlines():
-            parts = line.split()
-            if len(parts) == 4 and parts[2] == "seconds":
-                measured[f"{parts[0]} {parts[1]}"] = float(parts[3])
+    measured = read_times(Path(times)) if times else {}
     with err.status("judging"):
         path = write_report(list(zip(az, dqn, strict=True)), out, levels, games, simulations, seed, measured)
     console.print(f"wrote {path}")
@@ -142,37 +137,22 @@ def dqn_compare(
 
 @dqn_app.command("train")
 def dqn_train(
-    root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
-    params: Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")] = None,
+    root: ROOT = Path("."),
+    params: PARAMS = None,
     out: Annotated[Path | None, typer.Option(help="checkpoint (default ROOT/models/dqn.pt)")] = None,
     steps: Annotated[int | None, typer.Option(min=1, help="gradient steps (overrides dqn.steps)")] = None,
     minutes: Annotated[float | None, typer.Option(min=0, help="wall-clock budget (overrides dqn.minutes)")] = None,
-    tracking_uri: Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///ROOT/mlflow.db)")] = None,
+    tracking_uri: TRACKING = None,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
 ) -> None:
     """Train the DQN agent by self-play on params.yaml's game and `dqn` section."""
-    from pipeline.config import ParamsError, load_params
-    from pipeline.dqn.training import train_dqn
+    from pipeline.dqn.training import run_dqn_train
     from pipeline.tracking import tracking_uri as default_uri
-    from pipeline.workspace import Paths, write_json
 
-    paths = Paths(root.resolve())
-    try:
-        p = load_params(params or paths.params, {"dqn.steps": steps, "dqn.minutes": minutes})
-    except ParamsError as exc:
-        raise fail(str(exc)) from None
+    p, paths = load_workspace(root, params, {"dqn.steps": steps, "dqn.minutes": minutes})
     target = out or paths.models / "dqn.pt"
-    result = train_dqn(p.game, p.dqn, target, tracking_uri or default_uri(paths.root), progress=progress)
-    metrics = {
-        "run_id": result.run_id,
-        "steps": result.steps,
-        "games": result.games,
-        "moves": result.moves,
-        "target_syncs": result.syncs,
-        "seconds": round(result.seconds, 2),
-        **{f"final_{k}": round(v, 5) for k, v in result.final.items()},
-    }
-    write_json(paths.report("dqn.json"), metrics)
+    uri = tracking_uri or default_uri(paths.root)
+    result = run_dqn_train(p.game, p.dqn, target, paths.report("dqn.json"), uri, progress=progress)
     console.print(f"DQN: {result.steps} steps, {result.games} self-play games in {result.seconds:.0f}s -> {target}")
 
 
@@ -208,8 +188,8 @@ def run_named_stage(
 
 @app.command()
 def init(
-    root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
-    params: Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")] = None,
+    root: ROOT = Path("."),
+    params: PARAMS = None,
 ) -> None:
     """Create the generation-0 champion and the pipeline state if they are missing."""
     from pipeline.nets.checkpoint import CheckpointError
@@ -344,11 +324,11 @@ def serve(
 def iterate(
     iterations: Annotated[int, typer.Option(min=1, help="how many full iterations (at most)")] = 1,
     minutes: Annotated[float | None, typer.Option(min=0, help="start no new iteration after this long")] = None,
-    root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
-    params: Annotated[Path | None, typer.Option(help="params file (default ROOT/params.yaml)")] = None,
+    root: ROOT = Path("."),
+    params: PARAMS = None,
     record: Annotated[bool, typer.Option(help="commit each iteration with DVC and git")] = True,
     push: Annotated[bool, typer.Option(help="`dvc push` after each recorded iteration")] = True,
-    tracking_uri: Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:///ROOT/mlflow.db)")] = None,
+    tracking_uri: TRACKING = None,
 ) -> None:
     """Run N iterations as a Prefect flow (the same stage functions as `dvc repro`)."""
     from pipeline.flows import iteration_flow
@@ -373,7 +353,7 @@ def iterate(
 @app.command()
 def schedule(
     cron: Annotated[str, typer.Option(help='cron expression, e.g. "0 3 * * *" (03:00 UTC daily)')],
-    root: Annotated[Path, typer.Option(help="pipeline workspace (holds params.yaml)")] = Path("."),
+    root: ROOT = Path("."),
     iterations: Annotated[int, typer.Option(min=1, help="iterations per scheduled run")] = 1,
     record: Annotated[bool, typer.Option(help="commit each iteration with DVC and git")] = True,
     push: Annotated[bool, typer.Option(help="`dvc push` after each recorded iteration")] = True,

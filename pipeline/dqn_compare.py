@@ -148,6 +148,16 @@ def board_section(
     return lines
 
 
+def read_times(path: Path) -> dict[str, float]:
+    """Wall-clock of the training runs from lines like `alphazero gomoku:7 seconds 361.2`."""
+    measured = {}
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] == "seconds":
+            measured[f"{parts[0]} {parts[1]}"] = float(parts[3])
+    return measured
+
+
 def write_report(
     pairs: list[tuple[Path, Path]],
     out: Path,

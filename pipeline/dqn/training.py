@@ -70,3 +70,23 @@ def _train_dqn(spec: GameSpec, cfg: DQNConfig, out: Path, tracking_uri: str, pro
         Path(out),
         {k: float(v) for k, v in trainer.callback_metrics.items()},
     )
+
+
+def run_dqn_train(
+    spec: GameSpec, cfg: DQNConfig, out: Path, report: Path, tracking_uri: str, progress: bool = False
+) -> DQNResult:
+    """`zero dqn train` (and its DVC stage): train, then write the run's figures to `report`."""
+    from pipeline.workspace import write_json
+
+    result = train_dqn(spec, cfg, out, tracking_uri, progress=progress)
+    metrics = {
+        "run_id": result.run_id,
+        "steps": result.steps,
+        "games": result.games,
+        "moves": result.moves,
+        "target_syncs": result.syncs,
+        "seconds": round(result.seconds, 2),
+        **{f"final_{k}": round(v, 5) for k, v in result.final.items()},
+    }
+    write_json(report, metrics)
+    return result
