@@ -19,6 +19,28 @@ def tracking_uri(root: Path | None = None) -> str:
     return f"sqlite:///{base / 'mlflow.db'}"
 
 
+def git_commit(root: Path) -> str | None:
+    """The commit checked out in `root`, for the MLflow tag `mlflow.source.git.commit`."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return out.stdout.strip() or None
+
+
+def generation_tags(root: Path, generation: int) -> dict[str, str]:
+    """Tags every run of a generation carries: the generation and the workspace's commit."""
+    tags = {"generation": str(generation)}
+    commit = git_commit(root)
+    if commit:
+        tags["mlflow.source.git.commit"] = commit
+    return tags
+
+
 def experiment_name(spec: GameSpec) -> str:
     """One experiment per game and board."""
     return f"zero/{spec}"
@@ -62,7 +84,9 @@ def register_champion(uri: str, spec: GameSpec, run_id: str, artifact: str, gene
     return str(mv.version)
 
 
-def log_strength(uri: str, spec: GameSpec, generation: int, metrics: dict[str, float]) -> str:
+def log_strength(
+    uri: str, spec: GameSpec, generation: int, metrics: dict[str, float], tags: dict[str, str] | None = None
+) -> str:
     """Per-generation strength (win rates, ladder, games played) in one long-lived run
     named `strength`, step = generation, so the MLflow UI plots it over time."""
     from mlflow.tracking import MlflowClient
@@ -75,7 +99,8 @@ def log_strength(uri: str, spec: GameSpec, generation: int, metrics: dict[str, f
     run_id = runs[0].info.run_id if runs else client.create_run(experiment_id, run_name="strength").info.run_id
     for key, value in metrics.items():
         client.log_metric(run_id, key, float(value), step=generation)
-    client.set_tag(run_id, "generation", str(generation))
+    for key, value in (tags or {"generation": str(generation)}).items():
+        client.set_tag(run_id, key, value)
     client.set_terminated(run_id)  # finished until the next generation logs to it
     return run_id
 

@@ -72,6 +72,7 @@ def _train_network(
     init: Path | None = None,
     run_name: str | None = None,
     extra_params: dict[str, Any] | None = None,
+    tags: dict[str, str] | None = None,
     progress: bool = True,
     resume_optimizer: bool = False,
 ) -> TrainResult:
@@ -88,7 +89,9 @@ def _train_network(
     else:
         net = PolicyValueNet(spec, net_spec)
     module = PolicyValueModule(net, cfg, total_steps=cfg.steps, optimizer_state=optimizer_state)
-    logger = MLFlowLogger(experiment_name=experiment_name(spec), tracking_uri=tracking_uri, run_name=run_name)
+    logger = MLFlowLogger(
+        experiment_name=experiment_name(spec), tracking_uri=tracking_uri, run_name=run_name, tags=tags or None
+    )
     params: dict[str, Any] = {
         **{f"train.{k}": v for k, v in cfg.model_dump().items()},
         **{f"net.{k}": v for k, v in net.net.model_dump().items()},

@@ -163,7 +163,7 @@ def run_promote(params: Params, paths: Paths, tracking_uri: str) -> dict[str, An
         "vs_champion_sprt": (evaluation.get("vs_champion") or {}).get("sprt"),
     }
     write_json(paths.report("promotion.json"), decision)
-    from pipeline.tracking import log_strength
+    from pipeline.tracking import generation_tags, log_strength
 
     sprt = evaluation["vs_pure"]["sprt"]
     strength = {
@@ -184,5 +184,5 @@ def run_promote(params: Params, paths: Paths, tracking_uri: str) -> dict[str, An
         strength.update(
             vs_champion_score=evaluation["vs_champion"]["score"], vs_champion_games=c["games"], vs_champion_llr=c["llr"]
         )
-    log_strength(tracking_uri, params.game, generation, strength)
+    log_strength(tracking_uri, params.game, generation, strength, generation_tags(paths.root, generation))
     return decision

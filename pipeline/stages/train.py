@@ -9,6 +9,7 @@ from typing import Any
 from pipeline.config import Params
 from pipeline.nets.checkpoint import file_hash
 from pipeline.nets.data import ReplayDataModule
+from pipeline.tracking import generation_tags
 from pipeline.training import train_network
 from pipeline.workspace import Paths, derive_seed, load_state, write_json
 
@@ -30,6 +31,7 @@ def run_train(params: Params, paths: Paths, tracking_uri: str, progress: bool = 
         resume_optimizer=True,
         run_name=f"gen-{generation:04d}",
         extra_params={"generation": generation},
+        tags=generation_tags(paths.root, generation),
         progress=progress,
     )
     metrics = {

@@ -61,6 +61,11 @@ def test_two_dvc_repro_iterations(tmp_path):
     assert len(runs) == 2
     [strength] = client.search_runs([exp.experiment_id], filter_string="tags.`mlflow.runName` = 'strength'")
     assert [m.step for m in client.get_metric_history(strength.info.run_id, "vs_pure_score")] == [1, 2]
+    assert strength.info.status == "FINISHED"  # never left RUNNING between generations
+    assert sorted(r.data.tags["generation"] for r in runs) == ["1", "2"]
+    assert all(len(r.data.tags["mlflow.source.git.commit"]) == 40 for r in runs)
+    for key in ("rating", "vs_pure_llr", "vs_pure_games"):
+        assert [m.step for m in client.get_metric_history(strength.info.run_id, key)] == [1, 2]
     for run in runs:
         for key in ("loss", "policy_entropy"):
             history = client.get_metric_history(run.info.run_id, key)
