@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from pipeline.dqn.config import DQNConfig
 from pipeline.games.base import GameSpec, describe_errors
+from pipeline.nets.inference import InferenceConfig
 from pipeline.nets.resnet import NetSpec
 from pipeline.selfplay import SelfPlayConfig
 from pipeline.sprt import VsChampionTest, VsPureTest
@@ -86,6 +87,7 @@ class Params(BaseModel):
     evaluate: EvaluateConfig = EvaluateConfig()
     promote: PromoteConfig = PromoteConfig()
     dqn: DQNConfig = DQNConfig()
+    inference: InferenceConfig = InferenceConfig()
 
 
 def describe(exc: ValidationError) -> str:
