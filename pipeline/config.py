@@ -29,7 +29,7 @@ class SelfPlayStageConfig(SelfPlayConfig):
     runner: Literal["threads", "processes", "dask"] = "threads"
     workers: int = Field(2, ge=1, description="parallel tasks (threads/processes) or local Dask workers")
     dask_address: str | None = Field(None, description="scheduler of an existing Dask cluster (runner=dask)")
-    torch_threads: int = Field(1, ge=1, description="torch threads inside each task")
+    torch_threads: int = Field(1, ge=1, description="intra-op threads of each task's evaluator (any backend)")
     threat_guidance_until: int = Field(0, ge=0, description="threat guidance in self-play up to this generation")
     player: Literal["learner", "champion"] = Field(
         "learner", description="who plays self-play: the learner (AlphaZero) or the gated champion (AlphaGo Zero)"

@@ -8,7 +8,7 @@ import contextlib
 import json
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -74,15 +74,35 @@ def choose_backend(
     """The fastest backend for this setting, measured once per machine and remembered."""
     path = Path(cache) / "auto-backend.json"
     key = decision_key(net, device, config, batch, threads)
-    try:
-        known = json.loads(path.read_text())
-    except (OSError, ValueError):
-        known = {}
-    if key in known:
-        return known[key]["backend"]
-    seconds = measure(net, device, config, batch, threads, cache)
-    best = min(seconds, key=seconds.__getitem__)
-    known[key] = {"backend": best, "positions_per_s": {k: round(batch / s, 1) for k, s in seconds.items()}}
-    with atomic_file(path, "w") as f:
-        json.dump(known, f, indent=1, sort_keys=True)
+    # Self-play processes starting together must not each measure and pick differently:
+    # the first measures under the lock, the others read its choice.
+    with locked(path.with_suffix(".lock")):
+        try:
+            known = json.loads(path.read_text())
+        except (OSError, ValueError):
+            known = {}
+        if key in known:
+            return known[key]["backend"]
+        seconds = measure(net, device, config, batch, threads, cache)
+        best = min(seconds, key=seconds.__getitem__)
+        known[key] = {"backend": best, "positions_per_s": {k: round(batch / s, 1) for k, s in seconds.items()}}
+        with atomic_file(path, "w") as f:
+            json.dump(known, f, indent=1, sort_keys=True)
     return best  # type: ignore[return-value]
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """An exclusive lock between processes (POSIX; elsewhere none)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as f:
+        try:
+            import fcntl
+        except ImportError:  # Windows
+            yield
+            return
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)

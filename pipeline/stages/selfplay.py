@@ -28,18 +28,20 @@ def plan(games: int, tasks: int) -> list[int]:
 def play_shard(job: dict[str, Any], model: bytes) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """One task: load the model from bytes and play. Plain data in and out, so it runs the
     same in a thread, a process or on a remote Dask worker."""
-    import torch
-
     from pipeline.nets.checkpoint import load_checkpoint
-    from pipeline.nets.evaluator import NetEvaluator
+    from pipeline.nets.evaluator import shared_evaluator
+    from pipeline.nets.inference import InferenceConfig
     from pipeline.selfplay import play_games
 
     spec = GameSpec.model_validate(job["game"])
-    if job.get("set_threads"):
-        torch.set_num_threads(job["torch_threads"])
     net, _ = load_checkpoint(Path(job["model_path"]), spec, data=model)
     config = SelfPlayConfig.model_validate(job["selfplay"])
-    positions, stats = play_games(spec, NetEvaluator(net), job["games"], config, seed=job["seed"])
+    # One evaluator per process (tasks on threads share it), with its own thread count:
+    # the process's torch setting is left alone. `auto` is measured at the real batch.
+    batch = config.parallel_games * config.search.leaves_per_step
+    inference = InferenceConfig.model_validate(job["inference"])
+    evaluator = shared_evaluator(net, inference, threads=job["torch_threads"], batch=batch)
+    positions, stats = play_games(spec, evaluator, job["games"], config, seed=job["seed"])
     arrays = {k: getattr(positions, k) for k in ("obs", "pi", "z", "game_id", "ply")}
     summary = {
         "games": stats.games,
@@ -121,7 +123,7 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
                 "seed": derive_seed(params.seed, generation, task),
                 "model_path": str(model_path),
                 "torch_threads": params.selfplay.torch_threads,
-                "set_threads": params.selfplay.runner != "threads",
+                "inference": params.inference.model_dump(),
             }
         )
     if headers:
@@ -136,10 +138,6 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
 
     start = time.perf_counter()
     if jobs:
-        if params.selfplay.runner == "threads":
-            import torch
-
-            torch.set_num_threads(params.selfplay.torch_threads)
         cfg = params.selfplay
         flow_run = selfplay_flow(jobs, base_header, cfg.runner, cfg.workers, cfg.dask_address, play_shard, write_result)
         for header in flow_run:
