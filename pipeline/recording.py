@@ -63,7 +63,14 @@ def record_iteration(paths: Paths, message: str, push: bool = True) -> dict[str,
         run([dvc, "commit", "--force", "dvc.yaml"], root)
     tracked = [paths.learner, paths.champion, paths.state]
     run([dvc, "add", "--quiet", *[str(p.relative_to(root)) for p in tracked]], root)
-    small = ["dvc.lock", "models/learner.pt.dvc", "models/champion.pt.dvc", "models/state.json.dvc", "reports", "params.yaml"]
+    small = [
+        "dvc.lock",
+        "models/learner.pt.dvc",
+        "models/champion.pt.dvc",
+        "models/state.json.dvc",
+        "reports",
+        "params.yaml",
+    ]
     small += [p for p in (".gitignore", "models/.gitignore", "data/.gitignore") if (root / p).exists()]
     run([git, "add", "--", *[p for p in small if (root / p).exists()]], root)
     staged = run([git, "diff", "--cached", "--quiet"], root, check=False).returncode != 0

@@ -24,6 +24,7 @@ TINY_PARAMS = {
         "vs_pure": {"max_games": 4},
         "vs_champion": {"max_games": 2},
     },
+    "promote": {"register_model": True},
 }
 
 

@@ -117,7 +117,9 @@ def reference(evaluated, tmp_path_factory):
 
 
 @pytest.mark.parametrize("fault", ["learner", "champion", "register", "state", "report"])
-def test_promote_killed_at_any_step_and_rerun_ends_in_the_same_state(evaluated, reference, tmp_path, fault, monkeypatch):
+def test_promote_killed_at_any_step_and_rerun_ends_in_the_same_state(
+    evaluated, reference, tmp_path, fault, monkeypatch
+):
     paths = copy(evaluated, tmp_path / "ws")
     params = load_params(paths.params)
 
