@@ -20,11 +20,11 @@ def q_values(net: QNetwork, states: list[GameState], obs: np.ndarray | None = No
     states' observations when the caller already has them."""
     if obs is None:
         obs = np.stack([s.observation() for s in states])
-    x = torch.from_numpy(obs)
+    x = torch.from_numpy(obs).to(next(net.parameters()).device)  # the GPU when training runs there
     was_training = net.training
     net.eval()
     with torch.no_grad():
-        q = net(x).numpy()
+        q = net(x).float().cpu().numpy()
     net.train(was_training)
     return np.stack([q[i][s.presented_order()] for i, s in enumerate(states)])
 

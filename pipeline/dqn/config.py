@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.dqn.qnet import QNetSpec
@@ -27,3 +29,4 @@ class DQNConfig(BaseModel):
     double: bool = Field(True, description="Double DQN: Q-eval picks, Q-target values")
     shaping: float = Field(0.1, ge=0, description="pattern reward scale (Gomoku, Connect6); Hex: terminal only")
     seed: int = 0
+    device: Literal["auto", "cpu", "cuda"] = Field("auto", description="auto: a CUDA GPU when torch sees one")

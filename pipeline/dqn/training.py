@@ -16,7 +16,7 @@ from pipeline.dqn.config import DQNConfig
 from pipeline.dqn.module import DQNModule
 from pipeline.games.base import GameSpec
 from pipeline.tracking import experiment_name, tracking_env_kept
-from pipeline.training import quiet_lightning
+from pipeline.training import quiet_lightning, trainer_device
 
 
 @dataclass
@@ -41,12 +41,14 @@ def _train_dqn(spec: GameSpec, cfg: DQNConfig, out: Path, tracking_uri: str, pro
     warnings.filterwarnings("ignore", message=".*module\\(s\\) in eval mode.*")  # Q-target, on purpose
     L.seed_everything(cfg.seed, workers=True, verbose=False)
     module = DQNModule(spec, cfg)
+    accelerator, precision = trainer_device(cfg.device)
     logger = MLFlowLogger(experiment_name=experiment_name(spec) + "/dqn", tracking_uri=tracking_uri, run_name="dqn")
     logger.log_hyperparams({f"dqn.{k}": v for k, v in cfg.model_dump().items()} | {"game": str(spec)})
     trainer = L.Trainer(
         max_steps=cfg.steps,
         max_time=timedelta(minutes=cfg.minutes) if cfg.minutes else None,
-        accelerator="cpu",
+        accelerator=accelerator,
+        precision=precision,  # type: ignore[arg-type]
         devices=1,
         logger=logger,
         log_every_n_steps=1,
@@ -58,7 +60,7 @@ def _train_dqn(spec: GameSpec, cfg: DQNConfig, out: Path, tracking_uri: str, pro
     trainer.fit(module)
     seconds = time.perf_counter() - start
     meta = {"run_id": logger.run_id, "steps": trainer.global_step, "games": module.experience.games}
-    save_dqn(out, module.q_net, meta)
+    save_dqn(out, module.q_net.cpu(), meta)
     logger.experiment.log_artifact(logger.run_id, str(out))
     return DQNResult(
         str(logger.run_id),

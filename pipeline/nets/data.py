@@ -24,6 +24,7 @@ class ReplayDataModule(L.LightningDataModule):
         augment: bool = True,
         seed: int = 0,
         skip_corrupt: bool = False,
+        pin_memory: bool = False,
     ):
         super().__init__()
         if positions is None and replay_root is None:
@@ -36,6 +37,7 @@ class ReplayDataModule(L.LightningDataModule):
         self.augment = augment
         self.seed = seed
         self.skip_corrupt = skip_corrupt
+        self.pin_memory = pin_memory
         self.skipped: list[str] = []
         self._rng = np.random.default_rng(seed)
 
@@ -50,6 +52,8 @@ class ReplayDataModule(L.LightningDataModule):
             augment=cfg.augment,
             seed=cfg.seed,
             skip_corrupt=cfg.skip_corrupt,
+            # Page-locked batches copy to a GPU asynchronously; on the CPU they only cost.
+            pin_memory=getattr(cfg, "device", "cpu") != "cpu" and torch.cuda.is_available(),
         )
 
     def setup(self, stage: str | None = None) -> None:
@@ -78,4 +82,5 @@ class ReplayDataModule(L.LightningDataModule):
             generator=generator,
             collate_fn=self.collate,
             drop_last=False,
+            pin_memory=self.pin_memory,
         )

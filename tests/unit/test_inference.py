@@ -206,3 +206,19 @@ def test_one_shared_evaluator_serves_the_threads_of_a_process(tmp_path, backend)
     for i in range(4):
         np.testing.assert_array_equal(together[i][0], alone[i][0])
         np.testing.assert_array_equal(together[i][1], alone[i][1])
+
+
+def test_training_runs_on_the_cpu_without_a_gpu_and_mixed_precision_with_one(monkeypatch):
+    from pipeline.training import trainer_device
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert trainer_device("auto") == ("cpu", "32-true")
+    assert trainer_device("cpu", "bf16-mixed") == ("cpu", "bf16-mixed")
+    with pytest.raises(ValueError, match="no CUDA GPU"):
+        trainer_device("cuda")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda: True)
+    assert trainer_device("auto") == ("cuda", "bf16-mixed")
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda: False)
+    assert trainer_device("cuda") == ("cuda", "16-mixed")
+    assert trainer_device("cpu") == ("cpu", "32-true")
