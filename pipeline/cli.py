@@ -36,23 +36,41 @@ def bench(
     games: Annotated[int, typer.Option(min=1, help="games in lockstep (self-play batch = games x leaves)")] = 32,
     threads: Annotated[int | None, typer.Option(min=1, help="torch threads for the forward pass")] = None,
     orchestration: Annotated[bool, typer.Option(help="measure only Prefect's overhead per flow and task")] = False,
+    selfplay: Annotated[
+        bool, typer.Option(help="end-to-end self-play per inference backend, with ratios to eager torch")
+    ] = False,
+    backend: Annotated[
+        list[str] | None,
+        typer.Option(help="--selfplay: backend:precision to compare, e.g. onnxruntime:f32 (repeatable)"),
+    ] = None,
+    device: Annotated[str, typer.Option(help="--selfplay: auto, cpu or cuda")] = "auto",
+    workers: Annotated[int, typer.Option(min=1, help="--selfplay: self-play workers (threads)")] = 2,
+    rounds: Annotated[int, typer.Option(min=1, help="--selfplay: interleaved rounds per backend")] = 1,
+    params: PARAMS = None,
+    model: Annotated[Path | None, typer.Option(help="--selfplay: checkpoint to play (default: a fresh net)")] = None,
 ) -> None:
-    """Measure pure-MCTS playouts/s, network search sims/s and the bare forward rate."""
+    """Measure pure-MCTS playouts/s, network search sims/s and the bare forward rate
+    (--selfplay: self-play, forward pass and training per inference backend and device)."""
     from pipeline.bench import BOARDS, as_dicts, bench_orchestration, run_bench
     from pipeline.games.base import GameSpec
 
-    boards = tuple(board) if board else BOARDS
-    for text in boards:
-        try:
-            GameSpec.parse(text)
-        except ValueError as exc:
-            err.print(f"[red]error:[/red] --board {text!r}: {exc}")
-            raise typer.Exit(2) from None
-    with err.status("benchmarking") as status:
-        if orchestration:
-            records = bench_orchestration()
-        else:
-            records = run_bench(quick, boards, games, threads, progress=lambda m: status.update(f"benchmarking: {m}"))
+    if selfplay:
+        records = bench_selfplay(quick, backend, device, workers, rounds, params, model)
+    else:
+        boards = tuple(board) if board else BOARDS
+        for text in boards:
+            try:
+                GameSpec.parse(text)
+            except ValueError as exc:
+                err.print(f"[red]error:[/red] --board {text!r}: {exc}")
+                raise typer.Exit(2) from None
+        with err.status("benchmarking") as status:
+            if orchestration:
+                records = bench_orchestration()
+            else:
+                records = run_bench(
+                    quick, boards, games, threads, progress=lambda m: status.update(f"benchmarking: {m}")
+                )
     if as_json:
         print(json.dumps(as_dicts(records), indent=1))
         return
@@ -62,6 +80,22 @@ def bench(
     for r in records:
         table.add_row(r.game, r.size, r.rules, r.position, r.figure, f"{r.value:,.3f}", r.unit)
     console.print(table)
+
+
+def bench_selfplay(quick, backend, device, workers, rounds, params, model):
+    """`zero bench --selfplay` on the params in use (--params, ./params.yaml, or defaults)."""
+    from pipeline.bench_selfplay import run_selfplay_bench
+    from pipeline.config import load_params
+    from pipeline.nets.checkpoint import load_checkpoint
+
+    path = params or (Path("params.yaml") if Path("params.yaml").is_file() else None)
+    try:
+        loaded = load_params(path)
+        net = load_checkpoint(model, loaded.game)[0] if model else None
+        with err.status("benchmarking") as status:
+            return run_selfplay_bench(loaded, net, backend, device, workers, rounds, quick, progress=status.update)
+    except ValueError as exc:  # params, checkpoint, backend or device this machine cannot run
+        raise fail(str(exc)) from None
 
 
 def fail(message: str) -> typer.Exit:

@@ -1,0 +1,44 @@
+"""`zero bench --selfplay`: every variant measured in one run, ratios to eager torch."""
+
+import pytest
+
+from pipeline.bench_selfplay import BASELINE, Played, bench_selfplay_variants, selfplay_records
+from pipeline.config import load_params
+from pipeline.games.base import GameSpec
+
+pytestmark = pytest.mark.unit
+
+
+def test_ratios_are_positions_per_second_against_eager_torch():
+    spec = GameSpec.parse("gomoku:5x5:k4")
+    played = {
+        BASELINE: [Played(10.0, 4, 100, 120)],
+        "openvino:bf16": [Played(4.0, 4, 100, 120), Played(1.0, 1, 25, 30)],
+    }
+    records = {(r.position, r.figure): r.value for r in selfplay_records(spec, "2w", played, BASELINE)}
+    assert records[("2w torch:f32", "selfplay_vs_torch_eager")] == 1.0
+    assert records[("2w openvino:bf16", "selfplay_vs_torch_eager")] == 2.5  # 125/5 s against 100/10 s
+    assert records[("2w openvino:bf16", "selfplay_games_per_hour")] == 3600.0
+    assert records[("2w openvino:bf16", "selfplay_mean_plies")] == 30.0
+
+
+def test_one_run_measures_every_variant_auto_and_the_worker_scaling(tmp_path):
+    params = load_params(
+        None,
+        {
+            "game": {"game": "gomoku", "height": 5, "width": 5, "k": 4},
+            "net": {"blocks": 1, "channels": 8, "value_hidden": 8},
+            "selfplay.parallel_games": 2,
+            "selfplay.search": {"simulations": 8, "leaves_per_step": 2},
+        },
+    )
+    from pipeline.nets.resnet import PolicyValueNet
+
+    net = PolicyValueNet(params.game, params.net)
+    records, auto = bench_selfplay_variants(params, net, ["onnxruntime:f32"], "cpu", 2, 1, str(tmp_path))
+    ratios = {r.position: r.value for r in records if r.figure == "selfplay_vs_torch_eager"}
+    assert ratios["2w torch:f32"] == 1.0
+    assert "2w onnxruntime:f32" in ratios and f"2w {auto}" in ratios
+    scaling = {r.position for r in records if r.figure == "selfplay_worker_scaling"}
+    assert "2w/1w torch:f32" in scaling and f"2w/1w {auto}" in scaling
+    assert all(r.value > 0 for r in records)
