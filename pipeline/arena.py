@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from pipeline.bot import Forfeit
 from pipeline.games.base import GameSpec, GameState
 from pipeline.players import Player
 from pipeline.sprt import SPRT, SPRTConfig
@@ -91,6 +92,16 @@ class GameRecord:
     score: float  # 1 win, 0.5 draw, 0 loss for `player`
     plies: int
     opening: list[int]
+    reason: str = ""  # why the game ended other than by the rules ("forfeit: ...", the loser's fault)
+
+
+class PlayerDropped(Exception):
+    """A player left the match (an external engine with too many faults). `records` are
+    the games finished before it left: they count as played."""
+
+    def __init__(self, message: str, records: list[GameRecord]):
+        super().__init__(message)
+        self.records = records
 
 
 def paired_openings(spec: GameSpec, pairs: int, plies: int, rng: np.random.Generator) -> list[list[int]]:
@@ -107,7 +118,9 @@ def play_lockstep(
     on_game_end: Callable[[GameRecord], None] | None = None,
 ) -> list[GameRecord]:
     """Two games per opening, `player` first in the even one; all games advance in
-    lockstep so a network player batches its evaluations across them."""
+    lockstep so a network player batches its evaluations across them. A player that
+    raises `Forfeit` loses those games (the reason recorded); one that asks to be dropped
+    ends the match with `PlayerDropped`, carrying the games finished so far."""
     games = 2 * len(openings)
     states: list[GameState] = []
     for g in range(games):
@@ -120,31 +133,39 @@ def play_lockstep(
     first = [g % 2 for g in range(games)]  # the colour `player` has in game g
     records: list[GameRecord | None] = [None] * games
     done = [False] * games
+
+    def finish(g: int, score: float, reason: str = "") -> None:
+        done[g] = True
+        rec = GameRecord(
+            first_index + g, (first_index + g) // 2, first[g] == 0, score, states[g].ply, list(openings[g // 2]), reason
+        )
+        records[g] = rec
+        if on_game_end:
+            on_game_end(rec)
+
     while not all(done):
         for side, who in ((0, player), (1, opponent)):
             turn = [g for g in range(games) if not done[g] and ((states[g].current_player == first[g]) == (side == 0))]
             if not turn:
                 continue
-            moves = who.choose(turn, [states[g] for g in turn])
+            forfeit = Forfeit({})
+            try:
+                moves = who.choose(turn, [states[g] for g in turn])
+            except Forfeit as raised:
+                forfeit = raised
+                moves = [forfeit.moves.get(g, -1) for g in turn]
             for g, a in zip(turn, moves, strict=True):
+                if g in forfeit.reasons:
+                    finish(g, float(side == 1), f"forfeit: {forfeit.reasons[g]}")
+                    continue
                 states[g].apply(a)
                 player.observe(g, states[g], a)
                 opponent.observe(g, states[g], a)
                 if states[g].is_terminal:
-                    done[g] = True
                     winner = states[g].winner
-                    score = 0.5 if winner is None else float(winner == first[g])
-                    rec = GameRecord(
-                        first_index + g,
-                        (first_index + g) // 2,
-                        first[g] == 0,
-                        score,
-                        states[g].ply,
-                        list(openings[g // 2]),
-                    )
-                    records[g] = rec
-                    if on_game_end:
-                        on_game_end(rec)
+                    finish(g, 0.5 if winner is None else float(winner == first[g]))
+            if forfeit.drop:
+                raise PlayerDropped(forfeit.drop, [r for r in records if r is not None])
     return [r for r in records if r is not None]
 
 
@@ -216,7 +237,11 @@ def play_sequential(
     while sprt.decision is None:
         pairs = min(pairs_per_round, (test.max_games - sprt.games + 1) // 2)
         openings = paired_openings(spec, pairs, opening_plies, rng)
-        played = play_lockstep(spec, player, opponent, openings, seed + 7 * round_no, first_index=len(records))
+        try:
+            played = play_lockstep(spec, player, opponent, openings, seed + 7 * round_no, first_index=len(records))
+        except PlayerDropped as dropped:
+            dropped.records = records + dropped.records
+            raise
         for r in sorted(played, key=lambda r: r.index):
             sprt.add(r.score)
         records += played

@@ -13,21 +13,24 @@ drive players through it, in the spirit of OpenSpiel's `Bot`:
   (default the player's own) and/or a time limit. The protocols and the web app use it.
 
 A new kind of player is a class with these four methods and a `name`, plus a line in
-`make_player` if it has a text form."""
+`make_player` if it has a text form. A player that cannot go on in a game (an external
+engine that broke its protocol) raises `Forfeit` from `choose`: the arena scores that game
+as its loss, with the reason."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from pipeline.bot import Thought
 from pipeline.dqn.agent import greedy, q_values
 from pipeline.dqn.checkpoint import FORMAT as DQN_FORMAT
 from pipeline.dqn.checkpoint import qnet_from_payload
 from pipeline.dqn.qnet import QNetwork
+from pipeline.engines import EnginePlayer, is_engine_text, parse_engine
 from pipeline.games.base import GameSpec, GameState
 from pipeline.nets.checkpoint import FORMAT as NET_FORMAT
 from pipeline.nets.checkpoint import CheckpointError, net_from_payload, read_payload
@@ -37,17 +40,6 @@ from pipeline.search.evaluator import Evaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
 from pipeline.search.pure import PureMCTS
 from pipeline.search.tree import VISITS
-
-
-@dataclass
-class Thought:
-    """What a player made of one position."""
-
-    action: int
-    visits: np.ndarray  # root visit counts by action (zeros for a player without search)
-    value: float  # root value for the player to move
-    simulations: int  # simulations (playouts) this search added to the root
-    seconds: float
 
 
 class Player(Protocol):
@@ -282,7 +274,12 @@ def model_player(model: PolicyValueNet | QNetwork, search: SearchConfig, name: s
 
 
 def make_player(text: str, spec: GameSpec, search: SearchConfig | None = None, models: Path | None = None) -> Player:
-    """`pure:N`, `random`, or a checkpoint path (`net:PATH`, `dqn:PATH` or just the path)."""
+    """`pure:N`, `random`, an external engine (`gomocup:COMMAND`, `htp:COMMAND`, see
+    `pipeline.engines.config`), or a checkpoint path (`net:PATH`, `dqn:PATH` or just the path)."""
+    if is_engine_text(text):
+        engine = parse_engine(text)
+        engine.check_game(spec)
+        return EnginePlayer(engine)
     if text == "random":
         return RandomPlayer()
     if text.startswith("pure:"):

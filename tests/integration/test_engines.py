@@ -1,0 +1,180 @@
+"""External engines as players, through their protocols in other processes: our own
+`zero brain` and `zero htp` play full matches against the same model in-process (and the
+games are the ones the model plays against itself in-process), and small fake engines
+that break the protocol lose by forfeit, with the reason, while the match goes on."""
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from pipeline.arena import PlayerDropped, paired_openings, play_lockstep, play_sequential
+from pipeline.bot import Forfeit
+from pipeline.games.base import GameSpec
+from pipeline.nets.checkpoint import save_checkpoint
+from pipeline.nets.resnet import NetSpec, PolicyValueNet
+from pipeline.players import PurePlayer, make_player
+from pipeline.search.mcts import SearchConfig
+from pipeline.sprt import SPRTConfig
+from tests.conftest import BIN
+
+pytestmark = pytest.mark.integration
+
+FAKES = Path(__file__).resolve().parents[1] / "engines"
+GOMOKU = GameSpec(game="gomoku", size=7, k=5)
+HEX = GameSpec(game="hex", size=5)
+SEARCH = SearchConfig(simulations=12)
+
+
+class Recorder:
+    """A player that keeps the moves of every game (through `observe`)."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.moves = inner, inner.name, {}
+
+    def start(self, spec, games, seed):
+        self.moves = {g: [] for g in range(games)}
+        self.inner.start(spec, games, seed)
+
+    def choose(self, games, states):
+        return self.inner.choose(games, states)
+
+    def observe(self, game, state, action):
+        self.moves[game].append(action)
+        self.inner.observe(game, state, action)
+
+    def think(self, state, budget=None, seconds=None, game=0):
+        return self.inner.think(state, budget, seconds, game)
+
+
+def fake(protocol: str, *args: str, options: str = "turn=0.5,grace=0.5,faults=100") -> str:
+    script = FAKES / f"fake_{'gomocup' if protocol == 'gomocup' else 'htp'}.py"
+    return f"{protocol}[{options}]:{sys.executable} {script} {' '.join(args)}"
+
+
+@pytest.fixture(scope="module")
+def tiny_models(tmp_path_factory):
+    d = tmp_path_factory.mktemp("engines")
+    torch.manual_seed(0)
+    out = {}
+    for spec in (GOMOKU, HEX):
+        out[spec.game] = save_checkpoint(d / f"{spec.game}.pt", PolicyValueNet(spec, NetSpec(blocks=1, channels=8)))
+    return out
+
+
+def moves_of(spec, player, opponent, pairs=1, plies=1):
+    recorder = Recorder(player)
+    openings = paired_openings(spec, pairs, plies, np.random.default_rng(3))
+    records = play_lockstep(spec, recorder, opponent, openings, 0)
+    return records, recorder.moves
+
+
+@pytest.mark.parametrize("protocol", ["gomocup", "htp"])
+def test_our_engine_in_another_process_plays_as_the_model_in_process(protocol, tiny_models):
+    spec = GOMOKU if protocol == "gomocup" else HEX
+    model = str(tiny_models[spec.game])
+    command = "brain" if protocol == "gomocup" else f"htp --size {spec.height}"
+    engine = make_player(
+        f"{protocol}[turn=30,startup=120]:{BIN / 'zero'} {command} --model {model} --simulations 12", spec
+    )
+    try:
+        # A full match each way: the engine second in game 0, first in game 1.
+        records, moves = moves_of(spec, make_player(model, spec, SEARCH), engine)
+    finally:
+        engine.close()
+    same, same_moves = moves_of(spec, make_player(model, spec, SEARCH), make_player(model, spec, SEARCH))
+    assert [r.reason for r in records] == ["", ""]
+    assert [r.player_first for r in records] == [True, False]
+    assert moves == same_moves  # the very games the model plays against itself in-process
+    assert [(r.score, r.plies) for r in records] == [(r.score, r.plies) for r in same]
+
+
+def test_a_brain_told_the_board_move_by_move_in_exact_coordinates(tmp_path):
+    log = tmp_path / "commands.log"
+    engine = make_player(fake("gomocup", "--log", str(log), options="turn=0.5,nodes=777"), GOMOKU)
+    records, moves = moves_of(GOMOKU, PurePlayer(30), engine, pairs=1, plies=0)
+    engine.close()
+    sent = log.read_text().splitlines()
+    assert sent[:5] == ["START 7", "INFO timeout_turn 500", "INFO timeout_match 0", "INFO rule 0", "INFO max_node 777"]
+    # Game 0: pure MCTS first, so the fake hears each of its moves as TURN x,y (x the column).
+    turns = [line.removeprefix("TURN ") for line in sent if line.startswith("TURN")]
+    pure_moves = [f"{a % 7},{a // 7}" for a in moves[0][0::2] + moves[1][1::2]]
+    assert sorted(turns) == sorted(pure_moves)
+    assert "BEGIN" in sent  # game 1: the fake moves first on an empty board
+    assert [r.reason for r in records] == ["", ""]
+
+
+def test_processes_shared_between_games_get_the_whole_board(tmp_path):
+    log = tmp_path / "commands.log"
+    engine = make_player(fake("gomocup", "--log", str(log), options="processes=1"), GOMOKU)
+    records, _ = moves_of(GOMOKU, PurePlayer(30), engine, pairs=2, plies=1)
+    engine.close()
+    sent = log.read_text().splitlines()
+    assert sent.count("START 7") == 1 and "BOARD" in sent
+    assert len(records) == 4 and all(r.reason == "" for r in records)
+
+
+GOMOCUP_FAULTS = {
+    "illegal": "illegal move",
+    "offboard": "off the 7x7 board",
+    "garbage": "malformed answer 'I resign, human'",
+    "error": "answered 'ERROR out of memory'",
+    "slow": "no move in time",
+    "exit": "the engine exited (code 3)",
+}
+HTP_FAULTS = {
+    "illegal": "illegal move",
+    "garbage": "malformed answer 'pass the salt'",
+    "refuse": "refused 'genmove",
+    "slow": "no move in time",
+    "exit": "the engine exited (code 3)",
+}
+
+
+@pytest.mark.parametrize(
+    ("protocol", "fault", "reason"),
+    [("gomocup", f, r) for f, r in GOMOCUP_FAULTS.items()] + [("htp", f, r) for f, r in HTP_FAULTS.items()],
+)
+def test_a_fault_loses_the_game_by_forfeit_and_the_match_goes_on(protocol, fault, reason):
+    spec = GOMOKU if protocol == "gomocup" else HEX
+    engine = make_player(fake(protocol, "--fault", fault, "--after", "1"), spec)
+    records, _ = moves_of(spec, PurePlayer(30), engine, pairs=2, plies=1)
+    engine.close()
+    assert len(records) == 4
+    forfeits = [r for r in records if r.reason]
+    assert forfeits, "the fake never got to its fault"
+    for r in forfeits:
+        assert r.score == 1.0  # the engine's loss
+        assert r.reason.startswith("forfeit: ") and reason in r.reason, r.reason
+    assert engine.faults == len(forfeits)  # each with its own fresh process
+
+
+def test_a_resignation_is_a_loss_but_no_fault():
+    engine = make_player(fake("htp", "--fault", "resign"), HEX)
+    records, _ = moves_of(HEX, PurePlayer(30), engine, pairs=1, plies=1)
+    engine.close()
+    assert [(r.score, r.reason) for r in records] == [(1.0, "forfeit: resigned")] * 2
+    assert engine.faults == 0
+
+
+def test_too_many_faults_drop_the_engine_and_keep_the_finished_games():
+    # The fake plays well-formed moves in the first round and garbage once restarted.
+    engine = make_player(fake("gomocup", "--fault", "garbage", "--after-restarts", "1", options="faults=2"), GOMOKU)
+    test = SPRTConfig(p0=0.3, p1=0.7, alpha=0.001, beta=0.001, max_games=12)  # undecided for a while
+    with pytest.raises(PlayerDropped, match="dropped after .* faults .*malformed answer") as dropped:
+        play_sequential(GOMOKU, PurePlayer(30), engine, test, opening_plies=1, pairs_per_round=2)
+    records = dropped.value.records
+    assert [r.index for r in records[:4]] == [0, 1, 2, 3] and not any(r.reason for r in records[:4])
+    assert len(records) > 4 and all(r.reason.startswith("forfeit: malformed") for r in records[4:])
+    assert not engine.slots  # its processes are gone
+    with pytest.raises(Forfeit, match="dropped"):
+        engine.choose([0], [GOMOKU.new_game()])
+
+
+def test_a_fault_in_think_is_a_forfeit_not_a_crash():
+    engine = make_player(fake("gomocup", "--fault", "garbage"), GOMOKU)
+    with pytest.raises(Forfeit, match="malformed answer"):
+        engine.think(GOMOKU.new_game())
+    engine.close()
