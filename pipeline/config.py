@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pipeline.dqn.config import DQNConfig
+from pipeline.engines import EngineConfig
 from pipeline.games.base import GameSpec, describe_errors
 from pipeline.nets.inference import InferenceConfig
 from pipeline.nets.resnet import NetSpec
@@ -56,6 +57,17 @@ class EvaluateConfig(BaseModel):
     anchor_elo_per_doubling: float = Field(
         100.0, gt=0, description="Elo between pure-MCTS levels a factor 2 apart (a convention that fixes the scale)"
     )
+    engines: list[EngineConfig] = Field(
+        default_factory=list, description="external engines played after the gate, for the rating only"
+    )
+
+    @field_validator("engines")
+    @classmethod
+    def _named(cls, v: list[EngineConfig]) -> list[EngineConfig]:
+        labels = [e.label for e in v]
+        if len(set(labels)) != len(labels):
+            raise ValueError("each engine needs its own name (the games table and the rating tell them apart by it)")
+        return v
 
     @field_validator("ladder")
     @classmethod
@@ -88,6 +100,15 @@ class Params(BaseModel):
     promote: PromoteConfig = PromoteConfig()
     dqn: DQNConfig = DQNConfig()
     inference: InferenceConfig = InferenceConfig()
+
+    @model_validator(mode="after")
+    def _engines_play_the_game(self) -> Params:
+        for i, engine in enumerate(self.evaluate.engines):
+            try:
+                engine.check_game(self.game)
+            except ValueError as exc:
+                raise ValueError(f"evaluate.engines.{i}: {exc}") from None
+        return self
 
 
 def describe(exc: ValidationError) -> str:

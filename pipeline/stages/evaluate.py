@@ -1,6 +1,7 @@
 """Stage 3, evaluate: the candidate against pure MCTS at the ladder level ("is it clearly
 stronger?") and, optionally, against the champion ("is it not weaker?"), each a
-sequential test over rounds of paired games. Every game goes to the games table; the
+sequential test over rounds of paired games; then against any external engines listed
+(`evaluate.engines`), for the rating only. Every game goes to the games table; the
 hash of the judged candidate is recorded so that promote acts on this very model."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pipeline.games_table import replace_generation
 from pipeline.nets.checkpoint import file_hash, load_checkpoint
 from pipeline.players import NetPlayer, PurePlayer
 from pipeline.sprt import SPRT
+from pipeline.stages.engine_ladder import play_engine
 from pipeline.workspace import Paths, derive_seed, load_state, write_json
 
 
@@ -35,7 +37,7 @@ def rows_of(generation: int, match: str, player: str, opponent: str, records: li
             "score": r.score,
             "plies": r.plies,
             "opening": " ".join(map(str, r.opening)),
-            "reason": "",
+            "reason": r.reason,
         }
         for r in records
     ]
@@ -101,6 +103,11 @@ def run_evaluate(params: Params, paths: Paths, log=print) -> dict[str, Any]:
         )
         rows += rows_of(generation, "vs_champion", me, generation_name(state.champion_generation), vs_champion.records)
         result["vs_champion"] = vs_champion.summary()
+    for i, engine in enumerate(cfg.engines):  # rated, not part of the gate
+        played, result.setdefault("engines", {})[engine.label] = play_engine(
+            spec, candidate, engine, seed + 2 + i, cfg.opening_plies, log
+        )
+        rows += rows_of(generation, "vs_engine", me, engine.label, played)
     load_checkpoint(paths.candidate, spec)  # still the file that was judged
     if file_hash(paths.candidate) != candidate_hash:
         raise RuntimeError(f"{paths.candidate} changed while it was evaluated: rerun evaluate")

@@ -3,22 +3,32 @@
 games are the ones the model plays against itself in-process), and small fake engines
 that break the protocol lose by forfeit, with the reason, while the match goes on."""
 
+import copy
+import json
+import shutil
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+import yaml
 
 from pipeline.arena import PlayerDropped, paired_openings, play_lockstep, play_sequential
 from pipeline.bot import Forfeit
+from pipeline.config import ParamsError, load_params
 from pipeline.games.base import GameSpec
+from pipeline.games_table import read_games
 from pipeline.nets.checkpoint import save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.players import PurePlayer, make_player
 from pipeline.search.mcts import SearchConfig
 from pipeline.sprt import SPRTConfig
-from tests.conftest import BIN
+from pipeline.stages.evaluate import run_evaluate
+from pipeline.stages.init import run_init
+from pipeline.stages.promote import ratings_now
+from pipeline.workspace import Paths
+from tests.conftest import BIN, TINY_PARAMS, make_workspace
 
 pytestmark = pytest.mark.integration
 
@@ -178,3 +188,50 @@ def test_a_fault_in_think_is_a_forfeit_not_a_crash():
     with pytest.raises(Forfeit, match="malformed answer"):
         engine.think(GOMOKU.new_game())
     engine.close()
+
+
+def test_the_evaluate_stage_rates_the_engines_and_records_their_forfeits(tmp_path):
+    params = copy.deepcopy(TINY_PARAMS)
+    params["game"] = {"game": "gomoku", "height": 7, "width": 7, "k": 5}
+    params["evaluate"].update(vs_champion=None, vs_pure={"max_games": 2}, ladder=[20, 40])
+    params["evaluate"]["engines"] = [
+        {"name": "first-cell", "protocol": "gomocup", "command": fake("gomocup").split(":", 1)[1], "games": 4},
+        {
+            "name": "garbage",
+            "protocol": "gomocup",
+            "command": fake("gomocup", "--fault", "garbage").split(":", 1)[1],
+            "games": 4,
+            "max_faults": 2,
+            "turn_seconds": 0.5,
+        },
+        {"name": "absent", "protocol": "gomocup", "command": "no-such-brain --fast"},
+    ]
+    paths = Paths(make_workspace(tmp_path / "ws", params))
+    loaded = load_params(paths.params)
+    run_init(loaded, paths)
+    shutil.copyfile(paths.champion, paths.candidate)
+    said = []
+    result = run_evaluate(loaded, paths, log=said.append)
+
+    engines = result["engines"]
+    assert engines["first-cell"]["games"] == 4 and engines["first-cell"]["forfeits"] == 0
+    assert "(max_faults 2)" in engines["garbage"]["dropped"]
+    assert "no-such-brain" in engines["absent"]["skipped"]
+    assert any("absent skipped" in line for line in said)
+    rows = [r for r in read_games(paths.games_table) if r["match"] == "vs_engine"]
+    assert {r["opponent"] for r in rows} == {"first-cell", "garbage"}
+    garbage = [r for r in rows if r["opponent"] == "garbage"]
+    assert garbage and all(r["score"] == 1.0 and r["reason"].startswith("forfeit: malformed") for r in garbage)
+    ratings = ratings_now(loaded, paths)
+    assert "first-cell" in ratings and "garbage" in ratings
+    assert ratings["garbage"] < ratings["gen-0001"]  # it lost every game it played
+    assert json.loads(paths.report("evaluation.json").read_text())["engines"]["first-cell"]["games"] == 4
+
+
+def test_engines_in_params_must_speak_for_the_game(tmp_path):
+    params = copy.deepcopy(TINY_PARAMS)
+    params["evaluate"]["engines"] = [{"protocol": "htp", "command": "mohex"}]
+    path = tmp_path / "params.yaml"
+    path.write_text(yaml.safe_dump(params))
+    with pytest.raises(ParamsError, match=r"evaluate.engines.0: htp:mohex: HTP engines play hex, not gomoku"):
+        load_params(path)
