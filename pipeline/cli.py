@@ -99,7 +99,9 @@ def bench_selfplay(quick, backend, device, workers, rounds, params, model):
 
 
 def fail(message: str) -> typer.Exit:
-    err.print(f"[red]error:[/red] {message}", highlight=False)
+    from rich.markup import escape
+
+    err.print(f"[red]error:[/red] {escape(message)}", highlight=False)  # an engine's name may hold [...]
     return typer.Exit(2)
 
 
@@ -252,7 +254,9 @@ def stage(
 @app.command()
 def evaluate(
     model: Annotated[Path, typer.Option(help="checkpoint to judge (its game is read from it)")],
-    vs: Annotated[str, typer.Option(help="opponent: pure:N, random, or another checkpoint")] = "pure:1000",
+    vs: Annotated[
+        str, typer.Option(help="opponent: pure:N, random, another checkpoint, gomocup:COMMAND or htp:COMMAND")
+    ] = "pure:1000",
     games: Annotated[int, typer.Option(min=1, help="games; colours alternate, openings paired")] = 20,
     simulations: Annotated[int, typer.Option(min=1, help="network search per move")] = 200,
     opening_plies: Annotated[int, typer.Option(min=0, help="random opening moves per pair of games")] = 2,
@@ -260,7 +264,9 @@ def evaluate(
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
     """Play a checkpoint (AlphaZero net or DQN) against an opponent; score with interval."""
-    from pipeline.arena import play_match
+    from rich.markup import escape
+
+    from pipeline.arena import PlayerDropped, play_match, result_of
     from pipeline.nets.checkpoint import CheckpointError
     from pipeline.players import checkpoint_game, make_player
     from pipeline.search.mcts import SearchConfig
@@ -273,11 +279,18 @@ def evaluate(
         opponent = make_player(vs, spec, search)
     except (CheckpointError, ValueError) as exc:
         raise fail(str(exc)) from None
-    with err.status(f"{model.stem} vs {vs}: {games} games of {spec}"):
-        result = play_match(spec, player, opponent, games, seed, opening_plies)
+    with err.status(escape(f"{model.stem} vs {vs}: {games} games of {spec}")):
+        try:
+            result = play_match(spec, player, opponent, games, seed, opening_plies)
+        except PlayerDropped as exc:  # an external engine with too many faults: its finished games count
+            err.print(f"[yellow]stopped:[/yellow] {escape(str(exc))}", highlight=False)
+            result = result_of(player.name, opponent.name, exc.records)
     summary = result.summary()
+    faults = getattr(opponent, "reasons", [])  # an external engine's forfeits, each a lost game
+    for reason in faults:
+        err.print(f"forfeit: {escape(reason)}", highlight=False)
     if as_json:
-        print(json.dumps({"game": str(spec), "simulations": simulations, **summary}))
+        print(json.dumps({"game": str(spec), "simulations": simulations, **summary, "forfeits": faults}))
         return
     low, high = summary["interval_95"]
     console.print(
@@ -285,6 +298,7 @@ def evaluate(
         f"(as first {result.wins_as_first}, as second {result.wins_as_second}); "
         f"score {summary['score']:.2f} [{low:.2f}, {high:.2f}] 95%; Elo {summary['elo']:+.0f}",
         highlight=False,
+        markup=False,  # an engine's name may hold [...]
     )
 
 
@@ -346,12 +360,22 @@ def serve(
     host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
     models: Annotated[list[Path] | None, typer.Option(help="checkpoint files or folders to offer (repeatable)")] = None,
+    params: Annotated[
+        Path | None, typer.Option(help="params whose evaluate.engines are offered (default ./params.yaml if any)")
+    ] = None,
 ) -> None:
-    """The browser UI: play the champion, a pretrained model or pure MCTS."""
+    """The browser UI: play the champion, a pretrained model, pure MCTS or an external
+    engine declared in params (evaluate.engines)."""
+    from pipeline.config import ParamsError, load_params
     from pipeline.serve.app import serve as run
 
+    path = params or (Path("params.yaml") if Path("params.yaml").is_file() else None)
+    try:
+        declared = load_params(path) if path else None
+    except ParamsError as exc:
+        raise fail(str(exc)) from None
     console.print(f"zero-pipeline on http://{host}:{port}")
-    run(host, port, models)
+    run(host, port, models, declared.evaluate.engines if declared else None, declared.game if declared else None)
 
 
 @app.command()

@@ -13,6 +13,7 @@ one. After `max_faults` faults the player asks to be dropped from the match."""
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections import defaultdict
 
@@ -38,6 +39,7 @@ class EnginePlayer:
         self.slots: list[Session | None] = []
         self.faults = 0
         self.reasons: list[str] = []  # every fault, in order
+        self.lock = threading.Lock()  # `think` may come from several threads (the web app)
 
     # ---- processes -------------------------------------------------------------------
     def _open(self, i: int) -> Session:
@@ -141,9 +143,10 @@ class EnginePlayer:
         the engine plays as configured)."""
         if state.is_terminal:
             raise ValueError("the game is over")
-        if self.spec != state.spec or not self.slots:
-            self.start(state.spec, game + 1, 0)
-        begin = time.perf_counter()
-        action = self.choose([game], [state])[0]
+        with self.lock:
+            if self.spec != state.spec or not self.slots:
+                self.start(state.spec, game + 1, 0)
+            begin = time.perf_counter()
+            action = self.choose([game], [state])[0]
         zeros = np.zeros(state.spec.num_actions, dtype=np.float32)
         return Thought(action, zeros, 0.0, 0, time.perf_counter() - begin)

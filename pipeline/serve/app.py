@@ -21,8 +21,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from pipeline.bot import Forfeit
 from pipeline.discovery import DEFAULT_SOURCES, ModelEntry, scan_models
 from pipeline.dqn.qnet import QNetwork
+from pipeline.engines import EngineConfig, EnginePlayer
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
 from pipeline.games.layout import HEX
 from pipeline.nets.resnet import PolicyValueNet
@@ -118,14 +120,22 @@ def winning_cells(state: GameState) -> list[int]:
 
 
 class Models:
-    """The models a server offers, each file loaded at most once (on first use)."""
+    """The models a server offers, each file loaded at most once (on first use), and the
+    external engines declared in params (`evaluate.engines`, for params' game): one
+    player each, its processes started on first use and shared by every game."""
 
-    def __init__(self, entries: dict[str, ModelEntry]):
+    def __init__(self, entries: dict[str, ModelEntry], engines: dict[str, tuple[GameSpec, EnginePlayer]] | None = None):
         self.entries = entries
+        self.engines = engines or {}
         self.loaded: dict[Path, PolicyValueNet | QNetwork] = {}
         self.lock = threading.Lock()
 
-    def entry(self, model_id: str, spec: GameSpec) -> ModelEntry:
+    def entry(self, model_id: str, spec: GameSpec) -> ModelEntry | EnginePlayer:
+        if model_id in self.engines:
+            plays, engine = self.engines[model_id]
+            if plays != spec:
+                raise HTTPException(400, f"engine {model_id!r} is declared for {plays}, not {spec}")
+            return engine
         entry = self.entries.get(model_id)
         if entry is None:
             raise HTTPException(404, f"unknown model {model_id!r}: choose one from /api/options")
@@ -144,12 +154,27 @@ class Models:
         if model_id == "pure":
             return PurePlayer(budget)
         entry = self.entry(model_id, spec)
+        if isinstance(entry, EnginePlayer):
+            return entry  # plays at its own limits; the budget is not passed on
         return model_player(self.model(entry), SearchConfig(simulations=budget), entry.id)
 
 
-def create_app(model_dirs: list[Path] | None = None, max_games: int = MAX_GAMES) -> FastAPI:
+def create_app(
+    model_dirs: list[Path] | None = None,
+    max_games: int = MAX_GAMES,
+    engines: list[EngineConfig] | None = None,
+    engine_game: GameSpec | None = None,
+) -> FastAPI:
+    """`engines` (params' `evaluate.engines`) are offered for `engine_game` (params' game);
+    one whose program is missing here is left out."""
     app = FastAPI(title="zero-pipeline", docs_url="/api/docs", openapi_url="/api/openapi.json")
-    models = Models(scan_models(model_dirs or list(DEFAULT_SOURCES)))
+    offered: dict[str, tuple[GameSpec, EnginePlayer]] = {}
+    for engine in engines or []:
+        try:
+            offered[f"engine:{engine.label}"] = (engine_game or GameSpec(), EnginePlayer(engine))
+        except ValueError:
+            continue
+    models = Models(scan_models(model_dirs or list(DEFAULT_SOURCES)), offered)
     app.state.models = models
     games: dict[str, Session] = {}
     app.state.games = games
@@ -240,6 +265,19 @@ def create_app(model_dirs: list[Path] | None = None, max_games: int = MAX_GAMES)
                     "name": str(m.spec),
                 }
                 for m in models.entries.values()
+            ]
+            + [
+                {
+                    "id": engine_id,
+                    "label": f"{engine.name} (external engine)",
+                    "game": spec.game,
+                    "size": spec.height,
+                    "k": spec.k,
+                    "rules": spec.rules,
+                    "swap": spec.swap,
+                    "name": str(spec),
+                }
+                for engine_id, (spec, engine) in models.engines.items()
             ],
         }
 
@@ -290,7 +328,11 @@ def create_app(model_dirs: list[Path] | None = None, max_games: int = MAX_GAMES)
         try:
             if not ai_to_move(s):
                 raise HTTPException(409, "it is not the engine's turn")
-            thought = models.player(s.opponent, s.state.spec, s.budget).think(s.state)
+            try:
+                thought = models.player(s.opponent, s.state.spec, s.budget).think(s.state)
+            except Forfeit as exc:  # an external engine broke its protocol: its game is lost
+                s.resigned = s.state.current_player
+                raise HTTPException(502, f"the engine forfeits: {exc}") from None
             s.state.apply(thought.action)
             s.visits = thought.visits.tolist()
             s.search_value = thought.value
@@ -353,7 +395,15 @@ def create_app(model_dirs: list[Path] | None = None, max_games: int = MAX_GAMES)
     return app
 
 
-def serve(host: str, port: int, model_dirs: list[Path] | None = None) -> None:
+def serve(
+    host: str,
+    port: int,
+    model_dirs: list[Path] | None = None,
+    engines: list[EngineConfig] | None = None,
+    engine_game: GameSpec | None = None,
+) -> None:
     import uvicorn
 
-    uvicorn.run(create_app(model_dirs), host=host, port=port, log_level="warning")
+    uvicorn.run(
+        create_app(model_dirs, engines=engines, engine_game=engine_game), host=host, port=port, log_level="warning"
+    )

@@ -235,3 +235,33 @@ def test_engines_in_params_must_speak_for_the_game(tmp_path):
     path.write_text(yaml.safe_dump(params))
     with pytest.raises(ParamsError, match=r"evaluate.engines.0: htp:mohex: HTP engines play hex, not gomoku"):
         load_params(path)
+
+
+def test_the_web_app_offers_the_engines_declared_in_params(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from pipeline.engines import parse_engine
+    from pipeline.serve.app import create_app
+
+    engines = [
+        parse_engine(fake("gomocup", options="name=first-cell")),
+        parse_engine(fake("gomocup", "--fault", "garbage", options="name=garbage")),
+        parse_engine("gomocup[name=absent]:no-such-brain"),
+    ]
+    web = TestClient(create_app([tmp_path], engines=engines, engine_game=GOMOKU))
+    offered = {m["id"]: m for m in web.get("/api/options").json()["models"]}
+    assert set(offered) == {"engine:first-cell", "engine:garbage"}  # a missing program is not offered
+    assert offered["engine:first-cell"]["size"] == 7
+    game = web.post("/api/games", json={"game": "gomoku", "size": 7, "human": "first", "opponent": "engine:first-cell"})
+    gid = game.json()["id"]
+    web.post(f"/api/games/{gid}/move", json={"move": "d4"})
+    after = web.post(f"/api/games/{gid}/ai").json()
+    assert after["history"] == ["d4", "a7"]  # the fake's first empty cell: x=0, y=0 is a7 from the top
+    bad = web.post("/api/games", json={"game": "gomoku", "size": 7, "human": "first", "opponent": "engine:garbage"})
+    bid = bad.json()["id"]
+    web.post(f"/api/games/{bid}/move", json={"move": "d4"})
+    answer = web.post(f"/api/games/{bid}/ai")
+    assert answer.status_code == 502 and "malformed answer" in answer.json()["detail"]
+    assert web.get(f"/api/games/{bid}").json()["over"]
+    other = web.post("/api/games", json={"game": "gomoku", "size": 9, "opponent": "engine:first-cell"})
+    assert other.status_code == 400 and "declared for gomoku:7" in other.json()["detail"]
