@@ -33,7 +33,8 @@ class HtpSession(Session):
 
     def new_board(self) -> None:
         first = self.known is None
-        self.command(f"boardsize {self.spec.width}", "an answer to boardsize")
+        if first:  # once per process: an engine may rebuild itself for a new size
+            self.command(f"boardsize {self.spec.width}", "an answer to boardsize")
         self.command("clear_board", "an answer to clear_board")
         if first:
             turn = max(1, round(self.config.turn_seconds))

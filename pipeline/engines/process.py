@@ -8,6 +8,7 @@ import atexit
 import contextlib
 import queue
 import subprocess
+import tempfile
 import threading
 import time
 import weakref
@@ -33,18 +34,20 @@ def shown(text: str, limit: int = 60) -> str:
 class EngineProcess:
     def __init__(self, argv: list[str]):
         self.argv = argv
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the process; closed in close())
         try:
             self.proc = subprocess.Popen(
                 argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=self.stderr,
                 text=True,
                 bufsize=1,
                 errors="replace",
                 start_new_session=True,  # a Ctrl-C meant for us does not kill it mid-answer
             )
         except OSError as exc:
+            self.stderr.close()
             raise EngineFault(f"cannot start {argv[0]!r}: {exc.strerror or exc}") from None
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True, name=f"engine-{self.proc.pid}").start()
@@ -63,7 +66,16 @@ class EngineProcess:
             code = self.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return "the engine closed its output"
-        return f"the engine exited (code {code})"
+        return f"the engine exited (code {code})" + (f": {shown(self.last_words(), 200)}" if self.last_words() else "")
+
+    def last_words(self) -> str:
+        """The last line it wrote to stderr (a traceback's last line says what went wrong)."""
+        try:
+            self.stderr.seek(max(0, self.stderr.seek(0, 2) - 2000))
+            lines = self.stderr.read().decode(errors="replace").strip().splitlines()
+        except (OSError, ValueError):
+            return ""
+        return lines[-1] if lines else ""
 
     def send(self, *lines: str) -> None:
         stdin = self.proc.stdin
@@ -101,7 +113,7 @@ class EngineProcess:
             self.proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5.0)
-        for pipe in (self.proc.stdin, self.proc.stdout):
+        for pipe in (self.proc.stdin, self.proc.stdout, self.stderr):
             with contextlib.suppress(OSError):
                 if pipe is not None:
                     pipe.close()

@@ -52,6 +52,7 @@ def reply():
         time.sleep(args.sleep)
         send(f"{empty[0][0]},{empty[0][1]}")
     elif fault == "exit":
+        sys.stderr.write("Traceback (most recent call last):\nRuntimeError: fake brain gave up\n")
         sys.exit(3)
     else:
         stones[empty[0]] = 1

@@ -132,7 +132,7 @@ GOMOCUP_FAULTS = {
     "garbage": "malformed answer 'I resign, human'",
     "error": "answered 'ERROR out of memory'",
     "slow": "no move in time",
-    "exit": "the engine exited (code 3)",
+    "exit": "the engine exited (code 3): 'RuntimeError: fake brain gave up'",
 }
 HTP_FAULTS = {
     "illegal": "illegal move",
