@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -103,6 +105,31 @@ def fail(message: str) -> typer.Exit:
 
     err.print(f"[red]error:[/red] {escape(message)}", highlight=False)  # an engine's name may hold [...]
     return typer.Exit(2)
+
+
+@contextmanager
+def stops_cleanly(what: str, resumable: bool = True) -> Iterator[None]:
+    """Ctrl-C and SIGTERM: one line saying what was kept and how to go on, and the exit
+    status of the signal (130, 143), instead of a traceback. `pipeline.interrupt` stops
+    the work; any error raised while it winds down is part of the stop, not news."""
+    from pipeline import interrupt
+
+    interrupt.install()
+    try:
+        yield
+    except BaseException as exc:
+        if isinstance(exc, typer.Exit | typer.Abort) and not interrupt.requested():
+            raise
+        if not interrupt.requested() and not isinstance(exc, KeyboardInterrupt):
+            raise
+        detail = str(exc) if isinstance(exc, interrupt.Interrupted) and str(exc) != "stopped" else ""
+        kept = detail or f"{what} stopped; nothing of it was written"
+        hint = f"; {interrupt.resume_hint()}" if resumable else ""
+        err.print(f"interrupted ({interrupt.signal_name()}): {kept}{hint}", highlight=False, soft_wrap=True)
+        # Every file is whole by now. Exit without the interpreter's finalisation, which
+        # takes 5-15 s here (library thread pools, Prefect's server waiting on idle
+        # connections); Prefect's temporary server and pool workers are stopped first.
+        interrupt.exit_now(timeout=1.0)
 
 
 @app.command()
@@ -216,7 +243,8 @@ def run_named_stage(
 
     p, paths = load_workspace(root, params, overrides)
     try:
-        result = run_stage(name, p, paths, tracking_uri, log=lambda m: err.print(m, highlight=False))
+        with stops_cleanly(name):
+            result = run_stage(name, p, paths, tracking_uri, log=lambda m: err.print(m, highlight=False))
     except StageError as exc:
         raise fail(str(exc)) from None
     console.print(f"{name}: " + json.dumps(result, default=str, separators=(",", ":")), highlight=False, soft_wrap=True)
@@ -313,7 +341,8 @@ def brain(
     """Gomocup/Piskvork brain protocol on stdin/stdout (Gomoku; INFO rule 1 = exact five)."""
     from pipeline.serve.brain import run_brain
 
-    run_brain(model, simulations, playouts)
+    with stops_cleanly("brain", resumable=False):
+        run_brain(model, simulations, playouts)
 
 
 @app.command()
@@ -329,7 +358,8 @@ def htp(
     """Hex over GTP/HTP on stdin/stdout, for HexGui and MoHex-style tools."""
     from pipeline.serve.htp import run_htp
 
-    run_htp(model, size, swap, simulations, playouts)
+    with stops_cleanly("htp", resumable=False):
+        run_htp(model, size, swap, simulations, playouts)
 
 
 @app.command()
@@ -375,7 +405,8 @@ def serve(
     except ParamsError as exc:
         raise fail(str(exc)) from None
     console.print(f"zero-pipeline on http://{host}:{port}")
-    run(host, port, models, declared.evaluate.engines if declared else None, declared.game if declared else None)
+    with stops_cleanly("server", resumable=False):
+        run(host, port, models, declared.evaluate.engines if declared else None, declared.game if declared else None)
 
 
 @app.command()
@@ -390,17 +421,29 @@ def iterate(
 ) -> None:
     """Run N iterations as a Prefect flow (the same stage functions as `dvc repro`)."""
     from pipeline.flows import iteration_flow
+    from pipeline.interrupt import run_in_thread
     from pipeline.nets.checkpoint import CheckpointError
+    from pipeline.prefect_api import ensure_server
     from pipeline.recording import RecordError
     from pipeline.stages.init import run_init
     from pipeline.stages.runner import StageError
 
     p, paths = load_workspace(root, params)
     try:
-        run_init(p, paths)
-        decisions = iteration_flow(
-            str(paths.root), iterations, record, push, str(params) if params else None, tracking_uri, minutes
-        )
+        with stops_cleanly("the iteration"):
+            run_init(p, paths)
+            ensure_server()
+            # Off the main thread, so that Prefect's SIGTERM handler stays out of the way.
+            decisions = run_in_thread(
+                iteration_flow,
+                str(paths.root),
+                iterations,
+                record,
+                push,
+                str(params) if params else None,
+                tracking_uri,
+                minutes,
+            )
     except (StageError, RecordError, CheckpointError) as exc:
         raise fail(str(exc)) from None
     for d in decisions:
@@ -437,7 +480,10 @@ def schedule(
 
     from pipeline.scheduling import local_prefect_server
 
-    with local_prefect_server(port) if not os.environ.get("PREFECT_API_URL") else nullcontext() as url:
+    with (
+        stops_cleanly("the schedule", resumable=False),
+        local_prefect_server(port) if not os.environ.get("PREFECT_API_URL") else nullcontext() as url,
+    ):
         if url:
             console.print(f"no PREFECT_API_URL: started a Prefect server for the schedule at {url}", highlight=False)
         console.print(f"serving {name!r} on cron {cron!r} for {paths.root} (Ctrl-C stops)", highlight=False)

@@ -20,6 +20,8 @@ from prefect.cache_policies import NONE
 from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
 
+from pipeline.interrupt import Interrupted
+
 # (job, model bytes) -> (arrays, summary): plain data in and out, so a task runs the same
 # in a thread, a process or on a remote Dask worker.
 PlayShard = Callable[[dict[str, Any], bytes], tuple[dict[str, Any], dict[str, Any]]]
@@ -43,7 +45,12 @@ def make_task_runner(kind: str, workers: int, address: str | None) -> TaskRunner
 
 @task(name="selfplay-shard", cache_policy=NONE, retries=0)
 def selfplay_shard(play: PlayShard, job: dict[str, Any], model: bytes):
-    return play(job, model)
+    """The shard's arrays and summary, or None when a Ctrl-C stopped its games: a stop
+    is not a task failure (no traceback), and the flow writes only finished shards."""
+    try:
+        return play(job, model)
+    except Interrupted:
+        return None
 
 
 @flow(name="selfplay", log_prints=False, validate_parameters=False)
@@ -57,7 +64,8 @@ def selfplay_flow(
     write: WriteShard,
 ) -> list[dict[str, Any]]:
     """Play every job as a task; write each shard as soon as its task finishes, so a kill
-    loses only the games still in flight."""
+    loses only the games still in flight. After a Ctrl-C the stopped tasks return None
+    and the headers of the shards that did finish come back."""
     logger = get_run_logger()
     model = Path(jobs[0]["model_path"]).read_bytes()
     headers = []
@@ -65,7 +73,29 @@ def selfplay_flow(
         futures = {task_runner.submit(selfplay_shard, {"play": play, "job": job, "model": model}): job for job in jobs}
         for future in as_completed(list(futures)):
             job = futures[future]
-            arrays, summary = future.result()
+            result = future.result()
+            if result is None:
+                continue
+            arrays, summary = result
             headers.append(write(job, base_header, arrays, summary))
             logger.info("shard %s: %s games, %s positions", job["task"], summary["games"], summary["positions"])
     return headers
+
+
+def run_selfplay_flow(
+    jobs: list[dict[str, Any]],
+    base_header: dict[str, Any],
+    runner: str,
+    workers: int,
+    address: str | None,
+    play: PlayShard,
+    write: WriteShard,
+) -> list[dict[str, Any]]:
+    """The self-play flow as a Ctrl-C should find it: Prefect's temporary server out of
+    the terminal's reach, and the flow off the main thread so that our signal handlers
+    (not Prefect's SIGTERM handler) decide how it stops."""
+    from pipeline import interrupt
+    from pipeline.prefect_api import ensure_server
+
+    ensure_server()
+    return interrupt.run_in_thread(selfplay_flow, jobs, base_header, runner, workers, address, play, write)

@@ -12,6 +12,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from pipeline.games.base import GameSpec, GameState
+from pipeline.interrupt import Interrupted
 from pipeline.replay import Positions
 from pipeline.search.evaluator import Evaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
@@ -78,14 +79,19 @@ def play_games(
     games: int,
     config: SelfPlayConfig,
     seed: int,
-    on_game_end: Callable[[int], None] | None = None,
+    on_game_end: Callable[[int, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> tuple[Positions, SelfPlayStats]:
     """Play `games` complete games; reproducible for a given seed and evaluator.
 
     With a playout cap, only full searches become training positions. With a resignation
     threshold, a game ends when the player to move sees its root value below it, except
     in the calibration games, which are played out to count how often that would have
-    been wrong."""
+    been wrong.
+
+    `on_game_end(game_id, positions kept)` follows each finished game. `should_stop` is
+    asked between moves; when it says yes, the games in flight are dropped and
+    `Interrupted` is raised, so a Ctrl-C stops self-play within one move."""
     start = time.perf_counter()
     slots = min(config.parallel_games, games)
     search = BatchedMCTS(spec, slots, config.search, seed=seed)
@@ -142,7 +148,7 @@ def play_games(
                 )
             )
         if on_game_end:
-            on_game_end(ids[slot])
+            on_game_end(ids[slot], len(rec))
         if started < games:
             start_game(slot)
         else:
@@ -151,6 +157,8 @@ def play_games(
     for slot in range(slots):
         start_game(slot)
     while counts["finished"] < games:
+        if should_stop is not None and should_stop():
+            raise Interrupted(f"{counts['finished']} of {games} games finished, the rest dropped")
         active = np.array([s is not None for s in states])
         full, budget = every_move_full, None
         if config.fast_simulations is not None:

@@ -11,16 +11,17 @@ from typing import Any, Literal
 
 import lightning as L
 import torch
-from lightning.pytorch.callbacks import RichProgressBar
 from lightning.pytorch.loggers import MLFlowLogger
 from pydantic import Field
 
+from pipeline import interrupt
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import file_hash, load_checkpoint, load_optimizer_state, save_checkpoint
 from pipeline.nets.data import ReplayDataModule
 from pipeline.nets.module import OptimConfig, PolicyValueModule
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.tracking import experiment_name, tracking_env_kept
+from pipeline.train_progress import TrainProgress
 
 
 class TrainConfig(OptimConfig):
@@ -75,6 +76,16 @@ def quiet_lightning() -> None:
     warnings.filterwarnings("ignore", message=".*LeafSpec.*")
 
 
+def stopped(logger: MLFlowLogger, step: int, steps: int, out: Path) -> None:
+    """A signal ended the fit early: the run is marked KILLED and no checkpoint is written
+    (a half-trained one would pass for the real thing)."""
+    from contextlib import suppress
+
+    with suppress(Exception):
+        logger.experiment.set_terminated(logger.run_id, "KILLED")
+    raise interrupt.Interrupted(f"training stopped at step {step} of {steps}; {out.name} not written")
+
+
 def train_network(*args: Any, **kwargs: Any) -> TrainResult:
     with tracking_env_kept():
         return _train_network(*args, **kwargs)
@@ -121,6 +132,7 @@ def _train_network(
     }
     logger.log_hyperparams(params)
     accelerator, precision = trainer_device(cfg.device, cfg.precision)
+    watch = TrainProgress(f"training {run_name or ''}".strip(), cfg.steps, cfg.batch_size, show=progress)
     trainer = L.Trainer(
         max_steps=cfg.steps,
         max_epochs=-1,
@@ -132,11 +144,19 @@ def _train_network(
         deterministic=True,
         enable_checkpointing=False,
         enable_model_summary=False,
-        enable_progress_bar=progress,
-        callbacks=[RichProgressBar()] if progress else [],
+        enable_progress_bar=False,  # TrainProgress: a bar on a terminal, lines in a log
+        callbacks=[watch],
     )
     start = time.perf_counter()
-    trainer.fit(module, datamodule=data)
+    try:
+        with interrupt.cooperative():  # a Ctrl-C ends the fit after the current step
+            trainer.fit(module, datamodule=data)
+    except BaseException:
+        if interrupt.requested():  # Lightning's own SIGTERM exception, or a stop mid-setup
+            stopped(logger, trainer.global_step, cfg.steps, out)
+        raise
+    if interrupt.requested():
+        stopped(logger, trainer.global_step, cfg.steps, out)
     seconds = time.perf_counter() - start
     net.cpu().eval()  # checkpoints and the evaluators that load them start on the CPU
     meta = {

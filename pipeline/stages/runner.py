@@ -30,7 +30,7 @@ def run_stage(
         if name == "train":
             from pipeline.stages.train import run_train
 
-            return run_train(params, paths, uri)
+            return run_train(params, paths, uri, progress=True)
         if name == "evaluate":
             from pipeline.stages.evaluate import run_evaluate
 

@@ -11,8 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from pipeline import interrupt
 from pipeline.config import Params
 from pipeline.games.base import GameSpec
+from pipeline.progress import Progress, current, set_current
 from pipeline.replay import Positions, ReplayError, generation_dir, read_shard, spec_header, write_shard
 from pipeline.selfplay import SelfPlayConfig, resign_threshold_for
 from pipeline.workspace import Paths, derive_seed, load_state, write_json
@@ -33,6 +35,8 @@ def play_shard(job: dict[str, Any], model: bytes) -> tuple[dict[str, np.ndarray]
     from pipeline.nets.inference import InferenceConfig
     from pipeline.selfplay import play_games
 
+    started_at = time.time()  # the task's span includes loading the model and the evaluator
+    interrupt.install_in_worker()  # in a pool worker process: a signal stops its games
     spec = GameSpec.model_validate(job["game"])
     net, _ = load_checkpoint(Path(job["model_path"]), spec, data=model)
     config = SelfPlayConfig.model_validate(job["selfplay"])
@@ -41,7 +45,18 @@ def play_shard(job: dict[str, Any], model: bytes) -> tuple[dict[str, np.ndarray]
     batch = config.parallel_games * config.search.leaves_per_step
     inference = InferenceConfig.model_validate(job["inference"])
     evaluator = shared_evaluator(net, inference, threads=job["torch_threads"], batch=batch)
-    positions, stats = play_games(spec, evaluator, job["games"], config, seed=job["seed"])
+    progress = current()  # set only in the stage's own process (tasks on threads)
+    reported = 0
+
+    def game_done(game_id: int, kept: int) -> None:
+        nonlocal reported
+        reported += 1
+        if progress is not None:
+            progress.update(1, positions=kept)
+
+    positions, stats = play_games(
+        spec, evaluator, job["games"], config, seed=job["seed"], on_game_end=game_done, should_stop=interrupt.requested
+    )
     arrays = {k: getattr(positions, k) for k in ("obs", "pi", "z", "game_id", "ply")}
     summary = {
         "games": stats.games,
@@ -50,6 +65,9 @@ def play_shard(job: dict[str, Any], model: bytes) -> tuple[dict[str, np.ndarray]
         "second_player_wins": stats.second_player_wins,
         "draws": stats.draws,
         "seconds": round(stats.seconds, 3),
+        # Wall-clock span, so a resumed generation's figures include earlier runs' shards.
+        "started_at": round(started_at, 3),
+        "finished_at": round(time.time(), 3),
         "simulations": stats.simulations,
         "plies": stats.plies,
         "resigned": stats.resigned,
@@ -57,14 +75,40 @@ def play_shard(job: dict[str, Any], model: bytes) -> tuple[dict[str, np.ndarray]
         "would_resign": stats.would_resign,
         "false_resignations": stats.false_resignations,
         "winner_min_values": [round(v, 4) for v in stats.winner_min_values],
+        "reported_games": reported if progress is not None else 0,
     }
     return arrays, summary
 
 
 def write_result(job: dict[str, Any], base_header: dict[str, Any], arrays, summary) -> dict[str, Any]:
+    summary = dict(summary)
+    reported = summary.pop("reported_games", 0)
     header = {**base_header, **summary, "seed": job["seed"], "task": job["task"]}
     write_shard(Path(job["path"]), Positions(**arrays), header)
+    progress = current()
+    if progress is not None and summary["games"] > reported:  # played in another process
+        progress.update(summary["games"] - reported, positions=summary["positions"])
     return header
+
+
+def wall_seconds(headers: list[dict[str, Any]], workers: int) -> float:
+    """Self-play time of a generation's shards, whichever runs played them: the union of
+    their wall-clock spans (parallel tasks overlap; the pause of an interrupt is left
+    out). Shards from before the spans were recorded count their seconds over `workers`."""
+    spans = sorted((h["started_at"], h["finished_at"]) for h in headers if "started_at" in h and "finished_at" in h)
+    total, end = 0.0, float("-inf")
+    for a, b in spans:
+        if b <= end:
+            continue
+        total += b - max(a, end)
+        end = b
+    legacy = sum(h.get("seconds", 0.0) for h in headers if "started_at" not in h or "finished_at" not in h)
+    return total + legacy / max(1, workers)
+
+
+def describe(progress: Progress) -> str:
+    positions = progress.figures.get("positions", 0)
+    return f"games, {int(positions):,} positions, {progress.rate('positions'):.1f} positions/s, ETA {progress.eta()}"
 
 
 def selfplay_config(params: Params, generation: int) -> SelfPlayConfig:
@@ -89,7 +133,7 @@ def existing_shard(path: Path, spec: GameSpec, games: int) -> dict[str, Any] | N
 
 
 def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
-    from pipeline.parallel import selfplay_flow
+    from pipeline.parallel import run_selfplay_flow
 
     spec = params.game
     state = load_state(paths)
@@ -136,15 +180,29 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
         "simulations": params.selfplay.search.simulations,
     }
 
-    start = time.perf_counter()
     if jobs:
         cfg = params.selfplay
-        flow_run = selfplay_flow(jobs, base_header, cfg.runner, cfg.workers, cfg.dask_address, play_shard, write_result)
+        progress = Progress(f"self-play gen {generation}", sum(j["games"] for j in jobs), describe)
+        set_current(progress)
+        try:
+            with interrupt.cooperative():
+                flow_run = run_selfplay_flow(
+                    jobs, base_header, cfg.runner, cfg.workers, cfg.dask_address, play_shard, write_result
+                )
+        finally:
+            set_current(None)
+            progress.close()
         for header in flow_run:
             headers[header["task"]] = header
-    seconds = time.perf_counter() - start
+        if interrupt.requested():
+            kept = [headers[t] for t in sorted(headers)]
+            raise interrupt.Interrupted(
+                f"self-play: {len(kept)} of {len(sizes)} shards ({sum(h['games'] for h in kept)} of "
+                f"{params.selfplay.games} games) kept in {out_dir}"
+            )
     played = [headers[j["task"]] for j in jobs]
     total = [headers[t] for t in sorted(headers)]
+    seconds = wall_seconds(total, params.selfplay.workers)
     games = sum(h["games"] for h in total)
     positions = sum(h["positions"] for h in total)
     # Shards from before playout caps and resignation have neither plies nor these counts.
@@ -161,7 +219,8 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
         "first_player_win_rate": round(sum(h["first_player_wins"] for h in total) / games, 4) if games else 0.0,
         "second_player_win_rate": round(sum(h["second_player_wins"] for h in total) / games, 4) if games else 0.0,
         "draw_rate": round(sum(h["draws"] for h in total) / games, 4) if games else 0.0,
-        "positions_per_s": round(sum(h["positions"] for h in played) / seconds, 2) if played and seconds else 0.0,
+        # Over every shard of the generation, those of an interrupted earlier run included.
+        "positions_per_s": round(positions / seconds, 2) if seconds else 0.0,
         "seconds": round(seconds, 2),
         "shards": len(total),
         "resumed_shards": len(total) - len(played),
