@@ -1,7 +1,8 @@
 """A small HTP (GTP) Hex engine for the tests: it plays the first empty cell (a1, b1, ...)
 and, from its move number --after on, commits the fault --fault: an occupied cell
 (illegal), garbage, a `?` answer (refuse), an answer after --sleep seconds (slow),
-exiting mid-game (exit) or `resign`. It refuses time_settings, as simple engines do."""
+exiting mid-game (exit) or `resign`. It refuses time_settings, as simple engines do, and
+appends every command to --log."""
 
 import argparse
 import sys
@@ -11,6 +12,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--fault", default="none")
 parser.add_argument("--after", type=int, default=0)
 parser.add_argument("--sleep", type=float, default=30.0)
+parser.add_argument("--log", default=None)
 args = parser.parse_args()
 
 size = 11
@@ -51,6 +53,9 @@ def genmove():
 
 
 for raw in iter(sys.stdin.readline, ""):
+    if args.log:
+        with open(args.log, "a") as f:
+            f.write(raw)
     words = raw.split()
     if not words:
         continue
@@ -62,7 +67,12 @@ for raw in iter(sys.stdin.readline, ""):
         stones.clear()
         answer()
     elif cmd == "play":
-        stones.add(rest[1])
+        if rest[1] == "swap-pieces":  # the first stone, mirrored, changes hands
+            (first,) = stones
+            stones.clear()
+            stones.add(f"{chr(ord('a') + int(first[1:]) - 1)}{ord(first[0]) - ord('a') + 1}")
+        else:
+            stones.add(rest[1])
         answer()
     elif cmd == "genmove":
         genmove()

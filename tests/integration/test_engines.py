@@ -74,6 +74,19 @@ def tiny_models(tmp_path_factory):
     return out
 
 
+def told_moves(moves, first):
+    """The recorded player's moves that its opponent engine was told: all but a game's
+    last move when it ended the game (nobody asks the engine after that). `first[g]` is
+    the ply parity of the recorded player in game g."""
+    out = []
+    for g, history in moves.items():
+        mine = history[first[g] :: 2]
+        if len(history) % 2 == (first[g] + 1) % 2:  # the recorded player made the last move
+            mine = mine[:-1]
+        out += mine
+    return out
+
+
 def moves_of(spec, player, opponent, pairs=1, plies=1):
     recorder = Recorder(player)
     openings = paired_openings(spec, pairs, plies, np.random.default_rng(3))
@@ -110,7 +123,7 @@ def test_a_brain_told_the_board_move_by_move_in_exact_coordinates(tmp_path):
     assert sent[:5] == ["START 7", "INFO timeout_turn 500", "INFO timeout_match 0", "INFO rule 0", "INFO max_node 777"]
     # Game 0: pure MCTS first, so the fake hears each of its moves as TURN x,y (x the column).
     turns = [line.removeprefix("TURN ") for line in sent if line.startswith("TURN")]
-    pure_moves = [f"{a % 7},{a // 7}" for a in moves[0][0::2] + moves[1][1::2]]
+    pure_moves = [f"{a % 7},{a // 7}" for a in told_moves(moves, first=[0, 1])]
     assert sorted(turns) == sorted(pure_moves)
     assert "BEGIN" in sent  # game 1: the fake moves first on an empty board
     assert [r.reason for r in records] == ["", ""]
@@ -265,3 +278,29 @@ def test_the_web_app_offers_the_engines_declared_in_params(tmp_path):
     assert web.get(f"/api/games/{bid}").json()["over"]
     other = web.post("/api/games", json={"game": "gomoku", "size": 9, "opponent": "engine:first-cell"})
     assert other.status_code == 400 and "declared for gomoku:7" in other.json()["detail"]
+
+
+class Swapper(PurePlayer):
+    """Takes the swap whenever it may, else plays as pure MCTS."""
+
+    def choose(self, games, states):
+        moves = super().choose(games, states)
+        return [s.spec.cells if s.legal_mask()[-1] and s.spec.swap else m for s, m in zip(states, moves, strict=True)]
+
+
+def test_an_htp_engine_hears_letter_columns_numbered_rows_and_the_swap(tmp_path):
+    log = tmp_path / "commands.log"
+    spec = GameSpec(game="hex", size=5, swap=True)
+    engine = make_player(fake("htp", "--log", str(log)), spec)
+    records, moves = moves_of(spec, Swapper(20), engine, pairs=1, plies=0)
+    engine.close()
+    sent = log.read_text().splitlines()
+    assert sent[:3] == ["boardsize 5", "clear_board", "time_settings 0 1 1"]  # refused, and that is fine
+    # Game 1: the fake opens at a1 (top left), the swapper swaps, the fake is told so.
+    assert moves[1][:2] == [0, spec.cells]
+    assert "play w swap-pieces" in sent
+    # Every move the fake was told is the other side's, named letter = column, number = row from the top.
+    told = [line.split()[2] for line in sent if line.startswith("play ")]
+    theirs = [spec.action_name(a) for a in told_moves(moves, first=[0, 1])]
+    assert sorted(told) == sorted(n.replace("swap", "swap-pieces") for n in theirs)
+    assert [r.reason for r in records] == ["", ""]
