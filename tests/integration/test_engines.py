@@ -59,7 +59,7 @@ class Recorder:
         return self.inner.think(state, budget, seconds, game)
 
 
-def fake(protocol: str, *args: str, options: str = "turn=0.5,grace=0.5,faults=100") -> str:
+def fake(protocol: str, *args: str, options: str = "turn=0.5,grace=2,faults=100") -> str:
     script = FAKES / f"fake_{'gomocup' if protocol == 'gomocup' else 'htp'}.py"
     return f"{protocol}[{options}]:{sys.executable} {script} {' '.join(args)}"
 
