@@ -118,15 +118,17 @@ def plot_strength(history: list[dict[str, Any]], path, ratings: dict[int, float]
     plt.close(fig)
 
 
-def generation_ratings(params: Params, paths: Paths) -> tuple[dict[int, float], dict[int, float]]:
-    """Ratings of every evaluated generation and of the pure-MCTS anchors that were played."""
+def generation_ratings(params: Params, paths: Paths) -> tuple[dict[int, float], dict[int, float], dict[str, float]]:
+    """Ratings of every evaluated generation, of the pure-MCTS anchors that were played,
+    and of any other opponent (external engines) on the same scale."""
     from pipeline.rating import pure_playouts
     from pipeline.stages.promote import ratings_now
 
     ratings = ratings_now(params, paths)
     gens = {int(n[4:]): v for n, v in ratings.items() if n.startswith("gen-")}
     anchors = {p: v for n, v in ratings.items() if (p := pure_playouts(n)) is not None}
-    return gens, anchors
+    others = {n: v for n, v in ratings.items() if not n.startswith("gen-") and pure_playouts(n) is None}
+    return gens, anchors, others
 
 
 def write_csv(path: Path, columns: list[str], rows: list[list[Any]]) -> None:
@@ -169,7 +171,7 @@ def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any
     paths.reports.mkdir(parents=True, exist_ok=True)
     curves = training_curves(tracking_uri, history)
     plot_training(curves, paths.report("training.png"))
-    ratings, anchors = generation_ratings(params, paths)
+    ratings, anchors, others = generation_ratings(params, paths)
     if history:
         plot_strength(history, paths.report("strength.png"), ratings, anchors)
     write_plot_data(curves, history, ratings, paths.report("plots"))
@@ -212,6 +214,10 @@ def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any
             f"| {'yes' if h['promoted'] else 'no'} | {beaten or '-'} "
             f"| {'' if rating is None else f'{rating:.0f}'} | {secs.get('selfplay', '')} | {secs.get('train', '')} |"
         )
+    if others:
+        lines += ["", "External engines on the same scale (they take no part in promotion):", ""]
+        lines += ["| engine | rating (Elo) |", "|---|---:|"]
+        lines += [f"| {n} | {v:.0f} |" for n, v in sorted(others.items(), key=lambda kv: -kv[1])]
     lines += ["", "![strength](strength.png)", "", "## Training", "", "![training](training.png)", ""]
     if curves["loss"]:
         first, last = curves["loss"][0][1], curves["loss"][-1][1]
