@@ -21,6 +21,30 @@ class ModelEntry:
     label: str
     spec: GameSpec
     path: Path
+    rank: int = 2  # the order a menu offers them in: 0 best first (see `describe`)
+
+
+def champion_generation(path: Path) -> int | None:
+    """The generation of a pipeline's champion, from the state file beside it."""
+    import json
+
+    try:
+        return int(json.loads((path.parent / "state.json").read_text())["champion_generation"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def describe(path: Path) -> tuple[str, int]:
+    """A short label for a menu, and its rank: shipped pretrained models first, then a
+    trained champion, other checkpoints, and last the untrained generation-0 champion."""
+    if path.parent.name == "pretrained":
+        return f"{path.stem} (pretrained)", 0
+    if path.stem == "champion":
+        generation = champion_generation(path)
+        if generation == 0:
+            return "champion gen 0 (untrained)", 3
+        return ("champion" if generation is None else f"champion gen {generation}"), 1
+    return path.stem, 2
 
 
 def checkpoint_files(sources: list[Path] | tuple[Path, ...] = DEFAULT_SOURCES) -> list[Path]:
@@ -44,8 +68,9 @@ def scan_models(sources: list[Path] | tuple[Path, ...] = DEFAULT_SOURCES) -> dic
         except (CheckpointError, KeyError):
             continue
         key = path.stem if path.stem not in found else f"{path.parent.name}-{path.stem}"
-        found[key] = ModelEntry(key, f"{path.stem} ({game})", game, path)
-    return found
+        label, rank = describe(path)
+        found[key] = ModelEntry(key, label, game, path, rank)
+    return dict(sorted(found.items(), key=lambda item: item[1].rank))  # stable within a rank
 
 
 def find_model(

@@ -302,3 +302,68 @@ def test_two_tabs_play_separate_games(server, browser):
     b.wait_for_function("game !== null")
     assert b.evaluate("game.history.length") == 0
     context.close()
+
+
+# ---- the first screen ------------------------------------------------------------------
+
+REPO = Path(__file__).resolve().parents[2]
+SHIPPED = REPO / "models" / "pretrained"
+
+
+@pytest.fixture(scope="module")
+def first_screen_server(tmp_path_factory):
+    """What `zero serve` offers in a fresh workspace: the shipped models and an untrained
+    generation-0 champion."""
+    import json
+
+    import uvicorn
+
+    models = tmp_path_factory.mktemp("workspace") / "models"
+    models.mkdir()
+    save_checkpoint(models / "champion.pt", PolicyValueNet(GameSpec.parse("gomoku:9"), NetSpec(blocks=1, channels=8)))
+    (models / "state.json").write_text(json.dumps({"generation": 0, "champion_generation": 0}))
+    port = free_port()
+    app = create_app([SHIPPED, models / "champion.pt"])
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started and time.time() < deadline:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_first_screen_is_an_empty_board_against_the_shipped_model(first_screen_server, browser):
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page = browser.new_page(viewport={"width": 1100, "height": 720})
+    page.goto(first_screen_server)
+    # Nothing pressed: a game is ready, the board drawn empty, the human to move.
+    page.wait_for_function("game !== null && !busy", timeout=30_000)
+    assert stones(page) == 0 and not page.evaluate("game.ai_to_move")
+    assert page.evaluate("cells.length") == 81
+    # The opponent is the shipped model for this board, not pure MCTS.
+    assert page.input_value("#opponent") == "gomoku-9x9"
+    labels = page.eval_on_selector_all("#opponent option", "os => os.map(o => o.textContent)")
+    assert page.eval_on_selector("#opponent", "s => s.selectedOptions[0].textContent") == "gomoku-9x9 (pretrained)"
+    assert labels[-1] == "pure MCTS"
+    # The untrained champion says so, after the models worth playing.
+    assert "champion gen 0 (untrained)" in labels
+    assert labels.index("champion gen 0 (untrained)") > labels.index("gomoku-9x9 (pretrained)")
+    # Every label fits its menu (text width measured in the menu's own font, plus the arrow).
+    widest, room = page.evaluate(
+        """(() => {
+        const s = document.getElementById("opponent"), c = document.createElement("canvas").getContext("2d");
+        c.font = getComputedStyle(s).font;
+        return [Math.max(...[...s.options].map(o => c.measureText(o.textContent).width)), s.clientWidth - 24];
+    })()"""
+    )
+    assert widest <= room, f"a label {widest:.0f}px wide in a menu with {room}px of room"
+    # Another game picks its own shipped model and board.
+    page.select_option("#game", "hex")
+    assert page.input_value("#opponent") == "hex-7x7" and page.input_value("#size") == "7"
+    page.select_option("#game", "gomoku")
+    assert page.input_value("#opponent") == "gomoku-9x9"
+    page.screenshot(path=str(SCREENSHOTS / "first-screen.png"))
+    page.close()
