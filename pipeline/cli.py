@@ -123,7 +123,7 @@ def stops_cleanly(what: str, resumable: bool = True) -> Iterator[None]:
         if not interrupt.requested() and not isinstance(exc, KeyboardInterrupt):
             raise
         detail = str(exc) if isinstance(exc, interrupt.Interrupted) and str(exc) != "stopped" else ""
-        kept = detail or f"{what} stopped; nothing of it was written"
+        kept = detail or (f"{what} stopped; nothing of it was written" if resumable else f"{what} stopped")
         hint = f"; {interrupt.resume_hint()}" if resumable else ""
         err.print(f"interrupted ({interrupt.signal_name()}): {kept}{hint}", highlight=False, soft_wrap=True)
         # Every file is whole by now. Exit without the interpreter's finalisation, which
