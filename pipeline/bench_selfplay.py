@@ -4,8 +4,9 @@ Every variant (backend:precision) is measured in the same run, in interleaved or
 change in machine load falls on all of them alike, and is given as a ratio to eager torch
 in f32 (what self-play ran before the backends existed):
 - self-play positions/s and games/hour on the workspace's params (board, net, search,
-  parallel games), with `workers` tasks on threads sharing one evaluator, as the stage runs;
-- worker scaling, 1 against 2 workers, for eager torch and for the backend `auto` picks;
+  parallel games) on one worker, the variants taking turns at every search step;
+- worker scaling: the backend `auto` picks on 2 workers (threads sharing one evaluator,
+  as the stage runs) against 1;
 - the bare forward pass at the self-play batch on Gomoku 9x9 and 15x15 (3x64 net);
 - training samples/s on this device, and the DataModule's batches/s beside it;
 - games/hour at 400 simulations on Gomoku 8x8 five in a row, beside the pure-Python
@@ -14,6 +15,7 @@ in f32 (what self-play ran before the backends existed):
 from __future__ import annotations
 
 import statistics
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -90,6 +92,75 @@ def selfplay_records(spec: GameSpec, label: str, played: dict[str, list[Played]]
     return out
 
 
+class Baton:
+    """Turns between threads, passed on at every evaluator call: one variant's self-play
+    runs at a time, for one search step (a fraction of a second), in a fixed rotation. Each
+    variant is charged only the time it held the baton, so minutes-long runs of different
+    backends see the same machine load, step by step."""
+
+    def __init__(self, names: list[str]):
+        self.order = list(names)
+        self.active = set(names)
+        self.turn = 0
+        self.cond = threading.Condition()
+        self.held = dict.fromkeys(names, 0.0)
+        self.since = 0.0
+
+    def wait(self, name: str) -> None:
+        with self.cond:
+            self.cond.wait_for(lambda: self.order[self.turn] == name)
+            self.since = time.perf_counter()
+
+    def _advance(self, name: str) -> None:
+        self.held[name] += time.perf_counter() - self.since
+        for step in range(1, len(self.order) + 1):
+            candidate = (self.turn + step) % len(self.order)
+            if self.order[candidate] in self.active:
+                self.turn = candidate
+                break
+        self.cond.notify_all()
+
+    def pass_on(self, name: str) -> None:
+        with self.cond:
+            self._advance(name)
+
+    def leave(self, name: str) -> None:
+        with self.cond:
+            self.active.discard(name)
+            self._advance(name)
+
+
+def play_in_turns(
+    spec: GameSpec, evaluators: dict[str, NetEvaluator], config: SelfPlayConfig, games: int, seed: int
+) -> dict[str, Played]:
+    """Every variant plays the same `games` (same seed) on one worker, taking turns."""
+    baton = Baton(list(evaluators))
+    results: dict[str, Played] = {}
+
+    def run(name: str) -> None:
+        evaluator = evaluators[name]
+
+        def in_turn(obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            out = evaluator(obs)
+            baton.pass_on(name)
+            baton.wait(name)
+            return out
+
+        baton.wait(name)
+        try:
+            _, stats = play_games(spec, in_turn, games, config, seed=seed)
+        finally:
+            baton.leave(name)
+        results[name] = Played(baton.held[name], stats.games, stats.positions, stats.plies)
+
+    threads = [threading.Thread(target=run, args=(name,)) for name in evaluators]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
 def bench_selfplay_variants(
     params: Params,
     net: PolicyValueNet,
@@ -100,8 +171,9 @@ def bench_selfplay_variants(
     cache_dir: str | None,
     progress=None,
 ) -> tuple[list[Record], str]:
-    """End-to-end self-play per variant, interleaved; then 1 against `workers` workers for
-    eager torch and for auto's pick. Returns the records and auto's pick."""
+    """End-to-end self-play per variant on one worker, all variants taking turns step by
+    step (`Baton`); then auto's pick on `workers` workers against 1 worker, the two runs
+    alternating over `rounds`. Returns the records and auto's pick."""
     spec = params.game
     config = SelfPlayConfig.model_validate(params.selfplay.model_dump(include=set(SelfPlayConfig.model_fields)))
     threads = params.selfplay.torch_threads
@@ -115,22 +187,25 @@ def bench_selfplay_variants(
     games = config.parallel_games  # one lockstep batch per worker: the self-play batch is the real one
     played: dict[str, list[Played]] = {name: [] for name in evaluators}
     for r in range(rounds):
-        for name, evaluator in evaluators.items():
-            if progress:
-                progress(f"self-play {name}, {workers} workers, round {r + 1}/{rounds}")
-            played[name].append(play_workers(spec, evaluator, config, workers, games, seed=1000 * r))
-    records = selfplay_records(spec, f"{workers}w", played, BASELINE)
+        if progress:
+            progress(f"self-play, every backend in turns, round {r + 1}/{rounds}")
+        for name, result in play_in_turns(spec, evaluators, config, games, seed=1000 * r).items():
+            played[name].append(result)
+    records = selfplay_records(spec, "1w", played, BASELINE)
     if workers > 1:
-        for name in dict.fromkeys([BASELINE, auto_name]):
+        one: list[Played] = []
+        many: list[Played] = []
+        for r in range(rounds):
             if progress:
-                progress(f"self-play {name}, 1 worker")
-            one = [play_workers(spec, evaluators[name], config, 1, games, seed=1000 * r) for r in range(rounds)]
-            rate_one = sum(p.positions for p in one) / sum(p.seconds for p in one)
-            rate_all = sum(p.positions for p in played[name]) / sum(p.seconds for p in played[name])
-            records += selfplay_records(spec, "1w", {name: one}, None)
-            records.append(
-                record(spec, f"{workers}w/1w {name}", "selfplay_worker_scaling", rate_all / rate_one, "ratio")
-            )
+                progress(f"self-play {auto_name}, 1 and {workers} workers, round {r + 1}/{rounds}")
+            one.append(play_workers(spec, evaluators[auto_name], config, 1, games, seed=1000 * r))
+            many.append(play_workers(spec, evaluators[auto_name], config, workers, games, seed=1000 * r))
+        records += selfplay_records(spec, f"{workers}w", {auto_name: many}, None)
+        rate_one = sum(p.positions for p in one) / sum(p.seconds for p in one)
+        rate_many = sum(p.positions for p in many) / sum(p.seconds for p in many)
+        records.append(
+            record(spec, f"{workers}w/1w {auto_name}", "selfplay_worker_scaling", rate_many / rate_one, "ratio")
+        )
     return records, auto_name
 
 

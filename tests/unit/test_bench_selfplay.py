@@ -37,8 +37,40 @@ def test_one_run_measures_every_variant_auto_and_the_worker_scaling(tmp_path):
     net = PolicyValueNet(params.game, params.net)
     records, auto = bench_selfplay_variants(params, net, ["onnxruntime:f32"], "cpu", 2, 1, str(tmp_path))
     ratios = {r.position: r.value for r in records if r.figure == "selfplay_vs_torch_eager"}
-    assert ratios["2w torch:f32"] == 1.0
-    assert "2w onnxruntime:f32" in ratios and f"2w {auto}" in ratios
+    assert ratios["1w torch:f32"] == 1.0
+    assert "1w onnxruntime:f32" in ratios and f"1w {auto}" in ratios
     scaling = {r.position for r in records if r.figure == "selfplay_worker_scaling"}
-    assert "2w/1w torch:f32" in scaling and f"2w/1w {auto}" in scaling
+    assert scaling == {f"2w/1w {auto}"}
+    # every variant played the same games: same seed, one worker
+    games = {r.position: r.value for r in records if r.figure == "selfplay_games_per_hour"}
+    assert f"2w {auto}" in games
     assert all(r.value > 0 for r in records)
+
+
+def test_variants_take_turns_and_are_charged_their_own_time():
+    import threading
+    import time
+
+    from pipeline.bench_selfplay import Baton
+
+    baton = Baton(["a", "b"])
+    log = []
+
+    def run(name, steps, pause):
+        baton.wait(name)
+        for _ in range(steps):
+            log.append(name)
+            time.sleep(pause)
+            baton.pass_on(name)
+            baton.wait(name)
+        baton.leave(name)
+
+    threads = [threading.Thread(target=run, args=("a", 3, 0.01)), threading.Thread(target=run, args=("b", 5, 0.03))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert log == ["a", "b", "a", "b", "a", "b", "b", "b"]
+    assert baton.held["a"] >= 0.03 and baton.held["b"] >= 0.15
+    # each is charged its own steps only (charged the other's too, b would be about 1.3x a)
+    assert baton.held["b"] > 3 * baton.held["a"]
