@@ -25,6 +25,7 @@ TINY_PARAMS = {
         "vs_champion": {"max_games": 2},
     },
     "promote": {"register_model": True},
+    "inference": {"backend": "auto"},
 }
 
 
