@@ -12,7 +12,7 @@ from typing import Any
 from pipeline.arena import GameRecord, play_sequential
 from pipeline.config import Params
 from pipeline.games_table import replace_generation
-from pipeline.nets.checkpoint import file_hash, load_checkpoint
+from pipeline.nets.checkpoint import file_hash
 from pipeline.players import NetPlayer, PurePlayer
 from pipeline.sprt import SPRT
 from pipeline.stages.engine_ladder import play_engine
@@ -108,7 +108,6 @@ def run_evaluate(params: Params, paths: Paths, log=print) -> dict[str, Any]:
             spec, candidate, engine, seed + 2 + i, cfg.opening_plies, log
         )
         rows += rows_of(generation, "vs_engine", me, engine.label, played)
-    load_checkpoint(paths.candidate, spec)  # still the file that was judged
     if file_hash(paths.candidate) != candidate_hash:
         raise RuntimeError(f"{paths.candidate} changed while it was evaluated: rerun evaluate")
     result["seconds"] = round(time.perf_counter() - start, 2)

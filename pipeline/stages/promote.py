@@ -14,7 +14,7 @@ from typing import Any
 
 from pipeline.config import Params
 from pipeline.games_table import as_results, read_games
-from pipeline.nets.checkpoint import file_hash, load_checkpoint
+from pipeline.nets.checkpoint import file_hash
 from pipeline.rating import anchor_elo, fit_ratings
 from pipeline.stages.evaluate import generation_name
 from pipeline.workspace import Paths, load_state, read_json, save_state, write_json
@@ -90,7 +90,6 @@ def run_promote(params: Params, paths: Paths, tracking_uri: str) -> dict[str, An
             f"{paths.candidate} is not the model that was evaluated (hash {digest}): rerun evaluate "
             "(`zero stage evaluate` or `dvc repro`)"
         )
-    load_checkpoint(paths.candidate, params.game)  # never promote an unreadable file
     passed, reasons = decide(params, evaluation)
     ladder_before = state.history[-1]["ladder"] if rerun else state.ladder
 
