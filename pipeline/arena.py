@@ -242,7 +242,7 @@ def play_sequential(
         except PlayerDropped as dropped:
             dropped.records = records + dropped.records
             raise
-        for r in sorted(played, key=lambda r: r.index):
+        for r in played:  # in game order already
             sprt.add(r.score)
         records += played
         round_no += 1
