@@ -65,7 +65,6 @@ class State(BaseModel):
     generation: int = 0
     ladder: int = 1000
     champion_generation: int = 0
-    champion_hash: str | None = None
     games_played: int = 0
     history: list[dict[str, Any]] = Field(default_factory=list)
 

@@ -10,7 +10,7 @@ from typing import Any
 import torch
 
 from pipeline.config import Params
-from pipeline.nets.checkpoint import file_hash, load_checkpoint, save_checkpoint
+from pipeline.nets.checkpoint import load_checkpoint, save_checkpoint
 from pipeline.nets.resnet import PolicyValueNet
 from pipeline.workspace import Paths, State, save_state
 
@@ -31,6 +31,6 @@ def run_init(params: Params, paths: Paths) -> dict[str, Any]:
         tmp.replace(paths.learner)
         created.append(str(paths.learner))
     if not paths.state.is_file():
-        save_state(paths, State(ladder=params.evaluate.ladder[0], champion_hash=file_hash(paths.champion)))
+        save_state(paths, State(ladder=params.evaluate.ladder[0]))
         created.append(str(paths.state))
     return {"created": created}

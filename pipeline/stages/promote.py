@@ -110,7 +110,6 @@ def run_promote(params: Params, paths: Paths, tracking_uri: str) -> dict[str, An
     if not rerun:
         if passed:
             state.champion_generation = generation
-            state.champion_hash = digest
             state.ladder = params.evaluate.next_level(ladder_before)
         state.generation = generation
         state.games_played += selfplay["games"]
