@@ -29,3 +29,10 @@ def atomic_file(path: Path, mode: str = "wb", suffix: str = "") -> Iterator[IO[A
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def copy_atomic(source: Path, target: Path) -> None:
+    """Copy `source` over `target` so that a reader (or a crash) sees the old file or the
+    new one, never half of it."""
+    with atomic_file(target) as f:
+        f.write(Path(source).read_bytes())

@@ -4,11 +4,11 @@ and a workspace from before the learner existed gets its learner from the champi
 
 from __future__ import annotations
 
-import shutil
 from typing import Any
 
 import torch
 
+from pipeline.atomic import copy_atomic
 from pipeline.config import Params
 from pipeline.nets.checkpoint import load_checkpoint, save_checkpoint
 from pipeline.nets.resnet import PolicyValueNet
@@ -26,9 +26,7 @@ def run_init(params: Params, paths: Paths) -> dict[str, Any]:
     if paths.learner.is_file():
         load_checkpoint(paths.learner, params.game)
     else:
-        tmp = paths.learner.with_suffix(".pt.tmp")
-        shutil.copyfile(paths.champion, tmp)
-        tmp.replace(paths.learner)
+        copy_atomic(paths.champion, paths.learner)
         created.append(str(paths.learner))
     if not paths.state.is_file():
         save_state(paths, State(ladder=params.evaluate.ladder[0]))

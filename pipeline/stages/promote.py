@@ -8,10 +8,10 @@ and rerun ends in the same state, with one registry version per promoted generat
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
+from pipeline.atomic import copy_atomic
 from pipeline.config import Params
 from pipeline.games_table import as_results, read_games
 from pipeline.nets.checkpoint import file_hash
@@ -53,9 +53,7 @@ def decide(params: Params, evaluation: dict[str, Any]) -> tuple[bool, list[str]]
 def copy_if_different(source: Path, target: Path, digest: str) -> None:
     if target.is_file() and file_hash(target) == digest:
         return
-    tmp = target.with_suffix(".pt.tmp")
-    shutil.copyfile(source, tmp)
-    tmp.replace(target)
+    copy_atomic(source, target)
 
 
 def ratings_now(params: Params, paths: Paths) -> dict[str, float]:
