@@ -5,6 +5,7 @@ answer after --sleep seconds (slow), or exiting mid-game (exit). Every command i
 receives is appended to --log, so tests can check what the client sent."""
 
 import argparse
+import os
 import sys
 import time
 
@@ -29,7 +30,7 @@ def send(line):
 
 def log(line):
     if args.log:
-        with open(args.log, "a") as f:
+        with open(f"{args.log}.{os.getpid()}", "a") as f:  # one file per process: no interleaving
             f.write(line + "\n")
 
 

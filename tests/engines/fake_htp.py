@@ -5,6 +5,7 @@ exiting mid-game (exit) or `resign`. It refuses time_settings, as simple engines
 appends every command to --log."""
 
 import argparse
+import os
 import sys
 import time
 
@@ -54,7 +55,7 @@ def genmove():
 
 for raw in iter(sys.stdin.readline, ""):
     if args.log:
-        with open(args.log, "a") as f:
+        with open(f"{args.log}.{os.getpid()}", "a") as f:  # one file per process: no interleaving
             f.write(raw)
     words = raw.split()
     if not words:

@@ -87,6 +87,11 @@ def told_moves(moves, first):
     return out
 
 
+def sent_to(log: Path) -> list[list[str]]:
+    """The commands each fake engine process received (a fake logs to LOG.<pid>)."""
+    return [p.read_text().splitlines() for p in sorted(log.parent.glob(f"{log.name}.*"))]
+
+
 def moves_of(spec, player, opponent, pairs=1, plies=1):
     recorder = Recorder(player)
     openings = paired_openings(spec, pairs, plies, np.random.default_rng(3))
@@ -119,8 +124,11 @@ def test_a_brain_told_the_board_move_by_move_in_exact_coordinates(tmp_path):
     engine = make_player(fake("gomocup", "--log", str(log), options="turn=0.5,nodes=777"), GOMOKU)
     records, moves = moves_of(GOMOKU, PurePlayer(30), engine, pairs=1, plies=0)
     engine.close()
-    sent = log.read_text().splitlines()
-    assert sent[:5] == ["START 7", "INFO timeout_turn 500", "INFO timeout_match 0", "INFO rule 0", "INFO max_node 777"]
+    processes = sent_to(log)
+    assert len(processes) == 2  # one per game in flight
+    setup = ["START 7", "INFO timeout_turn 500", "INFO timeout_match 0", "INFO rule 0", "INFO max_node 777"]
+    assert all(sent[:5] == setup for sent in processes)
+    sent = [line for lines in processes for line in lines]
     # Game 0: pure MCTS first, so the fake hears each of its moves as TURN x,y (x the column).
     turns = [line.removeprefix("TURN ") for line in sent if line.startswith("TURN")]
     pure_moves = [f"{a % 7},{a // 7}" for a in told_moves(moves, first=[0, 1])]
@@ -134,7 +142,7 @@ def test_processes_shared_between_games_get_the_whole_board(tmp_path):
     engine = make_player(fake("gomocup", "--log", str(log), options="processes=1"), GOMOKU)
     records, _ = moves_of(GOMOKU, PurePlayer(30), engine, pairs=2, plies=1)
     engine.close()
-    sent = log.read_text().splitlines()
+    (sent,) = sent_to(log)
     assert sent.count("START 7") == 1 and "BOARD" in sent
     assert len(records) == 4 and all(r.reason == "" for r in records)
 
@@ -294,8 +302,11 @@ def test_an_htp_engine_hears_letter_columns_numbered_rows_and_the_swap(tmp_path)
     engine = make_player(fake("htp", "--log", str(log)), spec)
     records, moves = moves_of(spec, Swapper(20), engine, pairs=1, plies=0)
     engine.close()
-    sent = log.read_text().splitlines()
-    assert sent[:3] == ["boardsize 5", "clear_board", "time_settings 0 1 1"]  # refused, and that is fine
+    processes = sent_to(log)
+    assert len(processes) == 2  # one per game in flight
+    for sent in processes:
+        assert sent[:3] == ["boardsize 5", "clear_board", "time_settings 0 1 1"]  # refused, and that is fine
+    sent = [line for lines in processes for line in lines]
     # Game 1: the fake opens at a1 (top left), the swapper swaps, the fake is told so.
     assert moves[1][:2] == [0, spec.cells]
     assert "play w swap-pieces" in sent
