@@ -266,6 +266,8 @@ def init(
         raise fail(str(exc)) from None
     created = result["created"]
     console.print("created " + ", ".join(created) if created else "champion and state already present")
+    if result["init_from"]:
+        console.print(result["init_from"])
 
 
 @app.command()

@@ -39,6 +39,11 @@ class TrainConfig(OptimConfig):
         "auto", description="Lightning precision; auto: bf16-mixed (or 16-mixed) on a GPU, 32-true on the CPU"
     )
     skip_corrupt: bool = Field(False, description="leave corrupt shards out (named in the log) instead of failing")
+    init_from: str | None = Field(
+        None,
+        description="curriculum: generation 0 takes its weights from this checkpoint of the same game "
+        "(another board size or rules; the trunk at least, every weight when both nets are size-free)",
+    )
 
 
 @dataclass

@@ -91,8 +91,8 @@ class GameSpec(BaseModel):
     def _check_rules(self) -> GameSpec:
         h, w = self.height, self.width
         if self.game == "gomoku":
-            if not (3 <= h <= 19 and 3 <= w <= 19):
-                raise ValueError(f"gomoku board must be 3..19 on each side, got {h}x{w}")
+            if not (3 <= h <= 20 and 3 <= w <= 20):  # 20: Gomocup's freestyle board
+                raise ValueError(f"gomoku board must be 3..20 on each side, got {h}x{w}")
             if not 3 <= self.k <= max(h, w):
                 raise ValueError(f"gomoku k must be in 3..{max(h, w)} for a {h}x{w} board, got {self.k}")
         elif self.game == "connect6":

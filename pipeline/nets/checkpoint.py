@@ -1,5 +1,6 @@
 """Checkpoints: the weights plus the game and net they were trained for, so loading one
-for another game or board size is a clear error instead of a shape mismatch."""
+for another game or board size is a clear error instead of a shape mismatch. A size-free
+net loads for any board size of its game and rules."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import torch
 
 from pipeline.atomic import atomic_file
 from pipeline.games.base import GameSpec
-from pipeline.nets.resnet import NetSpec, PolicyValueNet
+from pipeline.nets.resnet import NetSpec, PolicyValueNet, same_rules
 
 FORMAT = "zero-checkpoint/1"
 
@@ -72,14 +73,29 @@ def payload_game(payload: dict[str, Any], path: Path, game: GameSpec | None) -> 
     """The checkpoint's game, which must be `game` when one is given."""
     spec = GameSpec.model_validate(payload["game"])
     if game is not None and spec != game:
-        raise CheckpointError(f"{path}: checkpoint is for {spec}, not {game}")
+        hint = " (a fixed-size net plays only the board it was trained on)" if same_rules(spec, game) else ""
+        raise CheckpointError(f"{path}: checkpoint is for {spec}, not {game}{hint}")
     return spec
 
 
 def net_from_payload(payload: dict[str, Any], path: Path, game: GameSpec | None) -> PolicyValueNet:
-    net = PolicyValueNet(payload_game(payload, path, game), NetSpec.model_validate(payload["net"]))
+    """The net of a checkpoint, built for `game` (any board size of the checkpoint's game
+    and rules when the net is size-free; exactly its game otherwise)."""
+    spec = NetSpec.model_validate(payload["net"])
+    trained = GameSpec.model_validate(payload["game"])
+    if game is not None and spec.size_free and same_rules(trained, game):
+        board = game
+    else:
+        board = payload_game(payload, path, game)
+    net = PolicyValueNet(board, spec)
     net.load_state_dict(payload["state_dict"])
     return net.eval()
+
+
+def checkpoint_plays(path: Path) -> tuple[GameSpec, bool]:
+    """(the game a checkpoint was trained on, whether it plays other sizes of it)."""
+    payload = read_payload(path, FORMAT)
+    return GameSpec.model_validate(payload["game"]), NetSpec.model_validate(payload["net"]).size_free
 
 
 def load_checkpoint(

@@ -1,6 +1,12 @@
 """The policy-value network: a residual tower with a policy head over every action and a
 tanh value head. Hex can use hexagonal kernels: 3x3 kernels masked to the centre and its
-six hex neighbours (the transpose used to present Hex keeps that neighbourhood)."""
+six hex neighbours (the transpose used to present Hex keeps that neighbourhood).
+
+Two kinds of heads. `fixed` (the original): fully connected layers over the board, so the
+net plays the one board size it was built for. `size_free` (as Polygames and KataGo): a 1x1
+convolution gives one policy logit per cell, and the value head (and Hex's swap logit) pools
+the board globally (mean and max), so no weight depends on the board size and one
+checkpoint plays every size of its game and rules."""
 
 from __future__ import annotations
 
@@ -19,6 +25,8 @@ class NetSpec(BaseModel):
     channels: int = Field(64, ge=8, le=512)
     value_hidden: int = Field(64, ge=8, le=1024)
     hex_kernels: bool = Field(False, description="Hex only: kernels masked to the hexagonal neighbourhood")
+    size_free: bool = Field(False, description="convolutional policy and globally pooled value: plays any board size")
+    head_channels: int = Field(32, ge=2, le=512, description="size_free only: channels of the policy and value heads")
 
 
 HEX_MASK = torch.tensor([[0.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 0.0]])
@@ -52,8 +60,40 @@ class ResidualBlock(nn.Module):
         return F.relu(x + y)
 
 
+def global_pool(h: torch.Tensor) -> torch.Tensor:
+    """[B, C, H, W] -> [B, 2C]: the mean and the max of each channel over the board."""
+    return torch.cat([h.mean(dim=(2, 3)), h.amax(dim=(2, 3))], dim=1)
+
+
+class SizeFreeHeads(nn.Module):
+    """Policy: a logit per cell from 1x1 convolutions (plus, for Hex with swap, a swap logit
+    from the pooled policy features). Value: 1x1 convolution, global mean and max pooling,
+    two linear layers."""
+
+    def __init__(self, game: GameSpec, net: NetSpec):
+        super().__init__()
+        ch, hc = net.channels, net.head_channels
+        self.extra_actions = game.num_actions - game.cells
+        self.policy_conv = nn.Sequential(nn.Conv2d(ch, hc, 1, bias=False), nn.BatchNorm2d(hc), nn.ReLU())
+        self.policy_cells = nn.Conv2d(hc, 1, 1)
+        self.policy_extra = nn.Linear(2 * hc, 1) if game.game == "hex" else None  # only used with swap
+        self.value_conv = nn.Sequential(nn.Conv2d(ch, hc, 1, bias=False), nn.BatchNorm2d(hc), nn.ReLU())
+        self.value_fc = nn.Sequential(nn.Linear(2 * hc, net.value_hidden), nn.ReLU(), nn.Linear(net.value_hidden, 1))
+
+    def forward(self, h: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        p = self.policy_conv(h)
+        logits = self.policy_cells(p).flatten(1)
+        if self.extra_actions:
+            assert self.policy_extra is not None
+            logits = torch.cat([logits, self.policy_extra(global_pool(p))], dim=1)
+        value = torch.tanh(self.value_fc(global_pool(self.value_conv(h)))).squeeze(1)
+        return logits, value
+
+
 class PolicyValueNet(nn.Module):
-    """Input [B, C, H, W] planes; output policy logits [B, A] and values [B] in (-1, 1)."""
+    """Input [B, C, H, W] planes; output policy logits [B, A] and values [B] in (-1, 1).
+    A size-free net is built for one board (`game`), but its weights fit every board size
+    of the same game and rules (`for_board`)."""
 
     def __init__(self, game: GameSpec, net: NetSpec | None = None):
         super().__init__()
@@ -66,6 +106,9 @@ class PolicyValueNet(nn.Module):
         cells = game.cells
         self.stem = nn.Sequential(Conv3x3(game.planes, ch, net.hex_kernels), nn.BatchNorm2d(ch), nn.ReLU())
         self.tower = nn.Sequential(*[ResidualBlock(ch, net.hex_kernels) for _ in range(net.blocks)])
+        if net.size_free:
+            self.heads = SizeFreeHeads(game, net)
+            return
         self.policy_conv = nn.Sequential(nn.Conv2d(ch, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU())
         self.policy_fc = nn.Linear(2 * cells, game.num_actions)
         self.value_conv = nn.Sequential(nn.Conv2d(ch, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU())
@@ -73,6 +116,25 @@ class PolicyValueNet(nn.Module):
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h = self.tower(self.stem(x))
+        if self.net.size_free:
+            return self.heads(h)
         logits = self.policy_fc(self.policy_conv(h).flatten(1))
         value = torch.tanh(self.value_fc(self.value_conv(h).flatten(1))).squeeze(1)
         return logits, value
+
+
+def same_rules(a: GameSpec, b: GameSpec) -> bool:
+    """The same game and rules, whatever the board size."""
+    return a.model_copy(update={"height": b.height, "width": b.width}) == b
+
+
+def for_board(net: PolicyValueNet, game: GameSpec) -> PolicyValueNet:
+    """`net` for `game`'s board: itself when built for it, else (size-free nets only) a
+    copy built for that board with the same weights."""
+    if net.game == game:
+        return net
+    if not net.net.size_free or not same_rules(net.game, game):
+        raise ValueError(f"this net plays {net.game}, not {game}")
+    other = PolicyValueNet(game, net.net)
+    other.load_state_dict(net.state_dict())
+    return other.train(net.training)

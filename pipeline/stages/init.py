@@ -1,9 +1,11 @@
-"""Before the first iteration: a generation-0 net (untrained, seeded) that is both the
+"""Before the first iteration: a generation-0 net (untrained and seeded, or initialised
+from `train.init_from`, a checkpoint of the same game on another board) that is both the
 champion and the learner, and the pipeline state. Idempotent: existing files are kept,
 and a workspace from before the learner existed gets its learner from the champion."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import torch
@@ -12,16 +14,23 @@ from pipeline.atomic import copy_atomic
 from pipeline.config import Params
 from pipeline.nets.checkpoint import load_checkpoint, save_checkpoint
 from pipeline.nets.resnet import PolicyValueNet
+from pipeline.nets.transfer import net_from
 from pipeline.workspace import Paths, State, save_state
 
 
 def run_init(params: Params, paths: Paths) -> dict[str, Any]:
     created = []
+    transfer = None
     if paths.champion.is_file():
         load_checkpoint(paths.champion, params.game)  # a champion for another game is an error
     else:
         torch.manual_seed(params.seed)
-        save_checkpoint(paths.champion, PolicyValueNet(params.game, params.net), {"generation": 0})
+        if params.train.init_from:
+            net, transfer = net_from(Path(params.train.init_from), params.game, params.net)
+            meta = {"generation": 0, "init_from": transfer.source, "init_from_game": transfer.source_game}
+        else:
+            net, meta = PolicyValueNet(params.game, params.net), {"generation": 0}
+        save_checkpoint(paths.champion, net, meta)
         created.append(str(paths.champion))
     if paths.learner.is_file():
         load_checkpoint(paths.learner, params.game)
@@ -31,4 +40,4 @@ def run_init(params: Params, paths: Paths) -> dict[str, Any]:
     if not paths.state.is_file():
         save_state(paths, State(ladder=params.evaluate.ladder[0]))
         created.append(str(paths.state))
-    return {"created": created}
+    return {"created": created, "init_from": transfer.describe() if transfer else None}

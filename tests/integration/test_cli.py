@@ -58,5 +58,5 @@ def test_bench_table_is_the_default():
 def test_bad_board_is_one_clear_error():
     out = subprocess.run([*ZERO, "bench", "--board", "gomoku:25"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 2
-    assert "gomoku board must be 3..19" in out.stderr
+    assert "gomoku board must be 3..20" in out.stderr
     assert "Traceback" not in out.stderr + out.stdout

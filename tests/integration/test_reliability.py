@@ -45,7 +45,7 @@ def test_corrupt_shard_is_one_clear_error_or_a_documented_skip(played, tmp_path)
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"game": {"game": "gomoku", "height": 25, "width": 25}}, "game: gomoku board must be 3..19"),
+        ({"game": {"game": "gomoku", "height": 25, "width": 25}}, "game: gomoku board must be 3..20"),
         ({"selfplay": {"runner": "cluster"}}, "selfplay.runner: Input should be 'threads', 'processes' or 'dask'"),
         ({"train": {"lr": -1}}, "train.lr: Input should be greater than 0"),
         ({"trian": {"steps": 3}}, "trian: Extra inputs are not permitted"),

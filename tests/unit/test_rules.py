@@ -737,9 +737,9 @@ def test_action_name_off_board_raises():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"game": "gomoku", "size": 2}, "gomoku board must be 3..19 on each side, got 2x2"),
-        ({"game": "gomoku", "size": 20}, "gomoku board must be 3..19"),
-        ({"game": "gomoku", "height": 9, "width": 2}, "gomoku board must be 3..19 on each side, got 9x2"),
+        ({"game": "gomoku", "size": 2}, "gomoku board must be 3..20 on each side, got 2x2"),
+        ({"game": "gomoku", "size": 21}, "gomoku board must be 3..20"),
+        ({"game": "gomoku", "height": 9, "width": 2}, "gomoku board must be 3..20 on each side, got 9x2"),
         ({"game": "gomoku", "size": 9, "k": 10}, r"gomoku k must be in 3..9 for a 9x9 board, got 10"),
         ({"game": "gomoku", "height": 5, "width": 7, "k": 8}, r"3..7 for a 5x7 board, got 8"),
         ({"game": "gomoku", "size": 9, "k": 2}, "gomoku k must be in 3..9"),
@@ -769,7 +769,7 @@ def test_spec_validation_errors(kwargs, message):
     [
         ("gomoku:9:bogus", "cannot read 'bogus'"),
         ("gomoku:9:k", "cannot read 'k'"),
-        ("gomoku:2", "gomoku board must be 3..19"),
+        ("gomoku:2", "gomoku board must be 3..20"),
         ("gomoku:9:k12", "gomoku k must be in 3..9"),
         ("gomoku:9:swap", "the swap rule exists only for hex"),
         ("connect6:10:exact", "connect6 is six or more in a row"),

@@ -1,0 +1,126 @@
+"""Size-free nets (one checkpoint, every board size of its game and rules) and the
+curriculum's first step (`train.init_from`: a net initialised from another board)."""
+
+import numpy as np
+import pytest
+import torch
+
+from pipeline.config import load_params
+from pipeline.games.base import GameSpec
+from pipeline.nets.checkpoint import CheckpointError, checkpoint_plays, load_checkpoint, save_checkpoint
+from pipeline.nets.evaluator import NetEvaluator
+from pipeline.nets.resnet import NetSpec, PolicyValueNet, for_board
+from pipeline.nets.transfer import net_from
+from pipeline.stages.init import run_init
+from pipeline.workspace import Paths
+
+pytestmark = pytest.mark.unit
+
+FREE = NetSpec(blocks=1, channels=16, value_hidden=16, size_free=True, head_channels=8)
+G9 = GameSpec(game="gomoku", size=9)
+G15 = GameSpec(game="gomoku", size=15)
+
+
+def test_a_size_free_net_has_no_weight_that_depends_on_the_board():
+    small, big = PolicyValueNet(G9, FREE), PolicyValueNet(G15, FREE)
+    assert {k: v.shape for k, v in small.state_dict().items()} == {k: v.shape for k, v in big.state_dict().items()}
+    fixed = NetSpec(blocks=1, channels=16)
+    fixed_small, fixed_big = PolicyValueNet(G9, fixed), PolicyValueNet(G15, fixed)
+    assert fixed_small.state_dict()["policy_fc.weight"].shape != fixed_big.state_dict()["policy_fc.weight"].shape
+
+
+@pytest.mark.parametrize(
+    ("small", "big"),
+    [
+        (G9, GameSpec(game="gomoku", height=20, width=20)),
+        (GameSpec(game="hex", size=5, swap=True), GameSpec(game="hex", size=11, swap=True)),
+        (GameSpec(game="connect6", size=10), GameSpec(game="connect6", size=19)),
+    ],
+)
+def test_one_checkpoint_plays_every_size_of_its_game(tmp_path, small, big):
+    torch.manual_seed(0)
+    path = save_checkpoint(tmp_path / "free.pt", PolicyValueNet(small, FREE))
+    assert checkpoint_plays(path) == (small, True)
+    net, _ = load_checkpoint(path, big)
+    assert net.game == big
+    state = big.new_game()
+    state.apply(big.cells // 2)
+    priors, value = NetEvaluator(net)(state.observation()[None].astype(np.float32))
+    assert priors.shape == (1, big.num_actions) and np.isfinite(value).all()
+    assert priors.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_the_same_weights_give_the_same_move_values_on_the_board_they_were_built_for():
+    torch.manual_seed(1)
+    net = PolicyValueNet(G9, FREE).eval()
+    back = for_board(for_board(net, G15), G9)
+    obs = torch.from_numpy(G9.new_game().observation()[None].astype(np.float32))
+    with torch.no_grad():
+        a, b = net(obs), back(obs)
+    assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1])
+
+
+def test_other_rules_or_a_fixed_size_net_are_refused_with_the_reason(tmp_path):
+    free = save_checkpoint(tmp_path / "free.pt", PolicyValueNet(G9, FREE))
+    with pytest.raises(CheckpointError, match="checkpoint is for gomoku:9x9:k5:freestyle, not gomoku:15x15:k5:exact"):
+        load_checkpoint(free, GameSpec(game="gomoku", size=15, rules="exact"))
+    with pytest.raises(CheckpointError, match="not hex:9x9"):
+        load_checkpoint(free, GameSpec(game="hex", size=9))
+    fixed = save_checkpoint(tmp_path / "fixed.pt", PolicyValueNet(G9, NetSpec(blocks=1, channels=16)))
+    with pytest.raises(CheckpointError, match="a fixed-size net plays only the board it was trained on"):
+        load_checkpoint(fixed, G15)
+    with pytest.raises(ValueError, match="plays gomoku:9x9"):
+        for_board(load_checkpoint(fixed)[0], G15)
+
+
+def test_init_from_a_fixed_small_board_net_copies_its_trunk(tmp_path):
+    torch.manual_seed(2)
+    source = PolicyValueNet(G9, NetSpec(blocks=1, channels=16, value_hidden=16))
+    path = save_checkpoint(tmp_path / "nine.pt", source)
+    net, transfer = net_from(path, G15, FREE)
+    mine, theirs = net.state_dict(), source.state_dict()
+    trunk = [k for k in theirs if k.startswith(("stem.", "tower."))]
+    assert trunk and all(torch.equal(mine[k], theirs[k]) for k in trunk)
+    assert transfer.copied == len(trunk) and transfer.fresh > 0
+    assert "(gomoku:9x9:k5:freestyle)" in transfer.describe()
+
+
+def test_init_from_a_size_free_net_copies_every_weight(tmp_path):
+    source = PolicyValueNet(G9, FREE)
+    path = save_checkpoint(tmp_path / "nine.pt", source)
+    net, transfer = net_from(path, GameSpec(game="gomoku", size=15, rules="exact"), FREE)
+    assert transfer.fresh == 0 and "every weight" in transfer.describe()
+    assert all(torch.equal(v, source.state_dict()[k]) for k, v in net.state_dict().items())
+
+
+def test_init_from_needs_the_same_game_and_a_tower_that_fits(tmp_path):
+    path = save_checkpoint(tmp_path / "nine.pt", PolicyValueNet(G9, FREE))
+    with pytest.raises(CheckpointError, match="must be a connect6 checkpoint"):
+        net_from(path, GameSpec(game="connect6", size=10), FREE)
+    with pytest.raises(CheckpointError, match="set those in params.net"):
+        net_from(path, G15, NetSpec(blocks=2, channels=16, size_free=True))
+
+
+def test_init_stage_starts_generation_0_from_init_from(tmp_path):
+    torch.manual_seed(3)
+    source = PolicyValueNet(G9, FREE)
+    path = save_checkpoint(tmp_path / "nine.pt", source)
+    params = load_params(
+        None,
+        {
+            "game.height": 11,
+            "game.width": 11,
+            "net.blocks": 1,
+            "net.channels": 16,
+            "net.value_hidden": 16,
+            "net.size_free": True,
+            "net.head_channels": 8,
+            "train.init_from": str(path),
+        },
+    )
+    paths = Paths(tmp_path / "ws")
+    result = run_init(params, paths)
+    assert "every weight" in result["init_from"]
+    champion, meta = load_checkpoint(paths.champion, params.game)
+    assert meta["init_from_game"] == "gomoku:9x9:k5:freestyle"
+    assert torch.equal(champion.state_dict()["stem.0.weight"], source.state_dict()["stem.0.weight"])
