@@ -43,6 +43,9 @@ GameName = Literal["gomoku", "connect6", "hex"]
 KIND_OF: dict[str, int] = {"gomoku": GOMOKU, "connect6": CONNECT6, "hex": HEX}
 COLUMNS = string.ascii_lowercase
 SWAP_NAMES = ("swap", "swap-pieces")
+# The board sides each game accepts (Gomoku's 20: Gomocup's freestyle board). The web app,
+# the brain and the HTP engine take their limits from here.
+BOARD_SIDES: dict[str, tuple[int, int]] = {"gomoku": (3, 20), "connect6": (6, 19), "hex": (2, 19)}
 
 
 def describe_errors(exc: ValidationError) -> str:
@@ -91,18 +94,21 @@ class GameSpec(BaseModel):
     def _check_rules(self) -> GameSpec:
         h, w = self.height, self.width
         if self.game == "gomoku":
-            if not (3 <= h <= 20 and 3 <= w <= 20):  # 20: Gomocup's freestyle board
-                raise ValueError(f"gomoku board must be 3..20 on each side, got {h}x{w}")
+            low, high = BOARD_SIDES["gomoku"]
+            if not (low <= h <= high and low <= w <= high):
+                raise ValueError(f"gomoku board must be {low}..{high} on each side, got {h}x{w}")
             if not 3 <= self.k <= max(h, w):
                 raise ValueError(f"gomoku k must be in 3..{max(h, w)} for a {h}x{w} board, got {self.k}")
         elif self.game == "connect6":
-            if not (6 <= h <= 19 and 6 <= w <= 19):
-                raise ValueError(f"connect6 board must be 6..19 on each side, got {h}x{w}")
+            low, high = BOARD_SIDES["connect6"]
+            if not (low <= h <= high and low <= w <= high):
+                raise ValueError(f"connect6 board must be {low}..{high} on each side, got {h}x{w}")
             if self.k != 6 or self.rules != "freestyle":
                 raise ValueError("connect6 is six or more in a row: k=6, rules=freestyle")
         else:
-            if h != w or not 2 <= h <= 19:
-                raise ValueError(f"hex board must be square, 2..19, got {h}x{w}")
+            low, high = BOARD_SIDES["hex"]
+            if h != w or not low <= h <= high:
+                raise ValueError(f"hex board must be square, {low}..{high}, got {h}x{w}")
             if self.k not in (0, h):
                 raise ValueError("hex has no k: leave it out")
             if self.rules != "freestyle":
