@@ -1,6 +1,13 @@
 """`zero brain`: the Gomocup / Piskvork brain protocol on stdin/stdout, so a model plays
 in Piskvork and Gomocup-style tournaments. Coordinates are `x,y` with x the column and
-y the row, both from 0 at the top-left. INFO rule bit 1 selects exact five."""
+y the row, both from 0 at the top-left. INFO rule bit 1 selects exact five.
+
+Every board (START, RECTSTART, RESTART, and an `INFO rule` that changes the rule) picks
+its model again (`pipeline.discovery.choose_model`) and says which in a `MESSAGE` line
+after `OK`: a model trained on that board, else a size-free one of the same rule, else
+pure MCTS. A board the `--model` given cannot play answers `ERROR <why>`, and so does
+every later move until a board it can play is started: a GUI user sees why, and the brain
+never plays with a model the user did not choose."""
 
 from __future__ import annotations
 
@@ -9,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from pipeline.discovery import find_model
-from pipeline.games.base import GameSpec, GameState, IllegalMoveError
+from pipeline.discovery import DEFAULT_SOURCES, choose_model
+from pipeline.games.base import BOARD_SIDES, GameSpec, GameState, IllegalMoveError
 from pipeline.players import Player, player_for
 
 ABOUT = 'name="zero-pipeline", version="0.1", author="zero-pipeline", country="", www="", email=""'
@@ -20,16 +27,22 @@ class ProtocolError(ValueError):
     """A malformed or impossible command: answered with ERROR, the engine keeps running."""
 
 
+# A bot for a board and one line for the user saying which it is (empty: nothing to say);
+# a ValueError when there is none for that board.
+PlayerFactory = Callable[[GameSpec], tuple[Player, str]]
+
+
 class Brain:
     """The protocol around one bot: `make_player` gives the bot for a board."""
 
-    def __init__(self, make_player: Callable[[GameSpec], Player], out: TextIO = sys.stdout):
+    def __init__(self, make_player: PlayerFactory, out: TextIO = sys.stdout):
         self.make_player = make_player
         self.out = out
         self.size: tuple[int, int] | None = None
         self.exact = False
         self.state: GameState | None = None
         self.player: Player | None = None
+        self.unplayable: str | None = None  # why the board asked for has no bot
         self.timeout_turn = 5000  # ms
         self.timeout_match = 0  # ms, 0 = no limit
         self.time_left: int | None = None
@@ -99,13 +112,16 @@ class Brain:
         return a, b
 
     def need_board(self) -> None:
+        if self.unplayable is not None:
+            raise ProtocolError(self.unplayable)
         if self.state is None:
             raise ProtocolError("no board: send START first")
 
-    def spec(self) -> GameSpec:
+    def spec(self, exact: bool | None = None) -> GameSpec:
         assert self.size is not None
         w, h = self.size
-        return GameSpec(game="gomoku", width=w, height=h, k=5, rules="exact" if self.exact else "freestyle")
+        exact = self.exact if exact is None else exact
+        return GameSpec(game="gomoku", width=w, height=h, k=5, rules="exact" if exact else "freestyle")
 
     def start(self, width: int, height: int | None) -> None:
         height = width if height is None else height
@@ -114,12 +130,34 @@ class Brain:
                 game="gomoku", width=width, height=height, k=5, rules="exact" if self.exact else "freestyle"
             )
         except ValueError:
-            self.send(f"ERROR unsupported board {width}x{height} (5..19 on each side)")
+            self.send(f"ERROR unsupported board {width}x{height} (5..{BOARD_SIDES['gomoku'][1]} on each side)")
             return
         self.size = (width, height)
-        self.state = spec.new_game()
-        self.player = self.make_player(spec)
+        try:
+            note = self.seat(spec, spec.new_game())
+        except ProtocolError as exc:
+            # Piskvork sends `INFO rule` after START: a board that only the other rule's
+            # bot can play is accepted, and plays once that rule comes.
+            try:
+                self.make_player(self.spec(not self.exact))
+            except ValueError:
+                raise exc from None
+            other = "freestyle (INFO rule 0)" if self.exact else "exact five (INFO rule 1)"
+            note = f"{exc}; it plays {width}x{height} with {other}"
         self.send("OK")
+        if note:
+            self.send(f"MESSAGE {note}")
+
+    def seat(self, spec: GameSpec, state: GameState) -> str:
+        """Take the bot for `spec` and play on from `state`; its note for the user. Without
+        a bot the board is unplayable: a ProtocolError now and at every move until START."""
+        try:
+            player, note = self.make_player(spec)
+        except ValueError as exc:
+            self.state, self.player, self.unplayable = None, None, str(exc)
+            raise ProtocolError(str(exc)) from None
+        self.state, self.player, self.unplayable = state, player, None
+        return note
 
     def info(self, arg: str) -> None:
         key, _, value = arg.partition(" ")
@@ -137,11 +175,26 @@ class Brain:
         elif key == "rule" and number is not None:
             exact = bool(number & 1)
             if exact != self.exact:
-                self.exact = exact
-                if self.state is not None and self.state.ply == 0:
-                    self.state = self.spec().new_game()
-                    self.player = self.make_player(self.spec())
+                self.change_rule(exact)
         # max_memory, game_type, evaluate, folder: accepted and ignored.
+
+    def change_rule(self, exact: bool) -> None:
+        """The next boards follow the new rule; a board already started (usually still
+        empty: Piskvork sends INFO after START) switches to it with a bot for it, its
+        moves replayed under the new rule."""
+        if self.size is None or (self.state is None and self.unplayable is None):
+            self.exact = exact
+            return
+        spec = self.spec(exact)
+        state = spec.new_game()
+        for action in self.state.history if self.state is not None else []:
+            if state.is_terminal:
+                raise ProtocolError(f"the game so far is over under the {spec.rules} rule")
+            state.apply(action)
+        self.exact = exact
+        note = self.seat(spec, state)
+        if note:
+            self.send(f"MESSAGE {note}")
 
     def cell(self, x: int, y: int) -> int:
         assert self.size is not None
@@ -224,12 +277,16 @@ def run_brain(
     playouts: int = 20_000,
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
+    sources: list[Path] | tuple[Path, ...] = DEFAULT_SOURCES,
 ) -> None:
     """`zero brain`: for each board, the given model, else the pretrained model or the
-    champion that fits, else pure MCTS; at most `simulations` per move within the clock."""
+    champion that fits (see `choose_model`), else pure MCTS; at most `simulations` per
+    move within the clock."""
 
-    def make_player(spec: GameSpec) -> Player:
-        return player_for(spec, find_model(spec, model), simulations=simulations, playouts=playouts)
+    def make_player(spec: GameSpec) -> tuple[Player, str]:
+        choice = choose_model(spec, model, sources)
+        player = player_for(spec, choice.path, simulations=simulations, playouts=playouts)
+        return player, (choice.note if choice.path else f"{choice.note}, {playouts} playouts a move")
 
     brain = Brain(make_player, stdout)
     lines = iter(stdin.readline, "")

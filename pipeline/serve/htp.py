@@ -1,6 +1,13 @@
 """`zero htp`: Hex over the GTP/HTP command set used by HexGui and MoHex. Black is the
 first player and connects top and bottom; cells are named letter = column, number = row
-from the top (a1 is the top-left); the swap is `swap-pieces` (or `swap`)."""
+from the top (a1 is the top-left); the swap is `swap-pieces` (or `swap`).
+
+Every `boardsize` picks its model again (`pipeline.discovery.choose_model`: a model
+trained on that board, else a size-free one of the same rules, else pure MCTS) and says
+which on stderr, which HexGui shows in its shell window. A size the `--model` given
+cannot play fails `? unacceptable size: <why>` and the board stays as it was; when the
+starting `--size` is one it cannot play, the engine still starts, says why on stderr, and
+`genmove` fails with that reason until a `boardsize` it can play."""
 
 from __future__ import annotations
 
@@ -9,8 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from pipeline.discovery import find_model
-from pipeline.games.base import GameSpec, GameState, IllegalMoveError
+from pydantic import ValidationError
+
+from pipeline.discovery import DEFAULT_SOURCES, choose_model
+from pipeline.games.base import GameSpec, GameState, IllegalMoveError, describe_errors
 from pipeline.players import Player, player_for
 
 COMMANDS = (
@@ -33,23 +42,52 @@ class HtpError(ValueError):
     pass
 
 
-class HtpEngine:
-    """The protocol around one bot: `make_player` gives the bot for a board."""
+# A bot for a board and one line for the user saying which it is (empty: nothing to say);
+# a ValueError when there is none for that board.
+PlayerFactory = Callable[[GameSpec], tuple[Player, str]]
 
-    def __init__(self, make_player: Callable[[GameSpec], Player], size: int = 11, swap: bool = False):
+
+class HtpEngine:
+    """The protocol around one bot: `make_player` gives the bot for a board; `say` shows
+    a line to the user (stderr)."""
+
+    def __init__(
+        self, make_player: PlayerFactory, size: int = 11, swap: bool = False, say: Callable[[str], None] | None = None
+    ):
         self.make_player = make_player
         self.swap = swap
-        self.set_size(size)
+        self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
+        self.player: Player | None = None
+        self.unplayable: str | None = None  # why the board has no bot
+        try:
+            self.set_size(size)
+        except ValueError as exc:  # the engine runs: the GUI's `boardsize` may fix it
+            self.spec = GameSpec(game="hex", size=size, swap=swap)
+            self.state = self.spec.new_game()
+            self.unplayable = str(exc)
+            self.say(f"no bot for {self.spec}: {exc}")
 
     def set_size(self, size: int) -> None:
-        self.spec = GameSpec(game="hex", size=size, swap=self.swap)
-        self.state: GameState = self.spec.new_game()
-        self.player = self.make_player(self.spec)
+        """A new board with its bot, or a ValueError and nothing changed."""
+        try:
+            spec = GameSpec(game="hex", size=size, swap=self.swap)
+        except ValidationError as exc:
+            raise ValueError(describe_errors(exc)) from None
+        player, note = self.make_player(spec)
+        self.spec, self.player, self.unplayable = spec, player, None
+        self.state: GameState = spec.new_game()
+        if note:
+            self.say(note)
+
+    def bot(self) -> Player:
+        if self.player is None:
+            raise HtpError(self.unplayable or "no bot")
+        return self.player
 
     def apply(self, action: int) -> None:
         """Play `action`; the bot's tree follows the game."""
         self.state.apply(action)
-        if not self.state.is_terminal:
+        if not self.state.is_terminal and self.player is not None:
             self.player.observe(0, self.state, action)
 
     def colour(self, text: str) -> int:
@@ -102,7 +140,7 @@ class HtpEngine:
             self.check_turn(self.colour(args[0]))
             if self.state.is_terminal:
                 return "resign"
-            thought = self.player.think(self.state)
+            thought = self.bot().think(self.state)
             self.apply(thought.action)
             return self.move_name(thought.action)
         if command == "undo":
@@ -141,14 +179,22 @@ def run_htp(
     playouts: int = 20_000,
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
+    stderr: TextIO = sys.stderr,
+    sources: list[Path] | tuple[Path, ...] = DEFAULT_SOURCES,
 ) -> None:
     """`zero htp`: for each board, the given model, else the pretrained model or the
-    champion that fits, else pure MCTS."""
+    champion that fits (see `choose_model`), else pure MCTS; notes go to `stderr`."""
 
-    def make_player(spec: GameSpec) -> Player:
-        return player_for(spec, find_model(spec, model), simulations=simulations, playouts=playouts)
+    def make_player(spec: GameSpec) -> tuple[Player, str]:
+        choice = choose_model(spec, model, sources)
+        player = player_for(spec, choice.path, simulations=simulations, playouts=playouts)
+        return player, (choice.note if choice.path else f"{choice.note}, {playouts} playouts a move")
 
-    htp = HtpEngine(make_player, size, swap)
+    def say(line: str) -> None:
+        stderr.write(line + "\n")
+        stderr.flush()
+
+    htp = HtpEngine(make_player, size, swap, say)
     for raw in iter(stdin.readline, ""):
         line = raw.split("#", 1)[0].strip()
         if not line:

@@ -98,7 +98,7 @@ def test_the_brain_thinks_its_budget_through_the_bot_and_keeps_its_tree():
     def make(spec):
         bots.append(RecordingBot(UniformEvaluator(spec.num_actions), SearchConfig(simulations=300), "uniform"))
         bots[-1].roots = []
-        return bots[-1]
+        return bots[-1], ""
 
     out = io.StringIO()
     brain = Brain(make, out)
@@ -125,7 +125,7 @@ def test_htp_genmove_spends_the_bots_budget():
 
     def make(spec):
         bots.append(PurePlayer(2000, reuse=True))
-        return bots[-1]
+        return bots[-1], ""
 
     htp = HtpEngine(make, size=5)
     move = htp.execute("genmove", ["b"])

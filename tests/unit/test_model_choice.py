@@ -1,0 +1,198 @@
+"""Which model plays a board (`pipeline.discovery.choose_model`), and the brain and the HTP
+engine picking it again whenever the board or the rule changes in a session."""
+
+import io
+
+import pytest
+
+from pipeline.discovery import choose_model
+from pipeline.games.base import GameSpec
+from pipeline.nets.checkpoint import CheckpointError, save_checkpoint
+from pipeline.nets.resnet import NetSpec, PolicyValueNet
+from pipeline.serve.brain import run_brain
+from pipeline.serve.htp import run_htp
+
+pytestmark = pytest.mark.unit
+
+FIXED = NetSpec(blocks=0, channels=8, value_hidden=8)
+FREE = NetSpec(blocks=0, channels=8, value_hidden=8, size_free=True, head_channels=2)
+
+
+def gomoku(size: int, rules: str = "freestyle", height: int | None = None) -> GameSpec:
+    return GameSpec(game="gomoku", height=height or size, width=size, rules=rules)
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    d = tmp_path_factory.mktemp("pretrained")
+    for name, spec, net in [
+        ("gomoku-7x7", gomoku(7), FIXED),
+        ("gomoku-9x9-free", gomoku(9), FREE),
+        ("gomoku-13x13-free", gomoku(13), FREE),
+        ("gomoku-9x9-exact", gomoku(9, "exact"), FREE),
+        ("hex-5x5", GameSpec(game="hex", size=5), FIXED),
+        ("hex-5x5-swap", GameSpec(game="hex", size=5, swap=True), FREE),
+    ]:
+        save_checkpoint(d / f"{name}.pt", PolicyValueNet(spec, net))
+    (d / "broken.pt").write_bytes(b"not a checkpoint")
+    return d
+
+
+def chosen(spec, models, explicit=None):
+    choice = choose_model(spec, explicit and models / f"{explicit}.pt", [models])
+    return (choice.path.stem if choice.path else None), choice.note
+
+
+def test_a_model_trained_on_the_board_comes_first(models):
+    assert chosen(gomoku(7), models) == ("gomoku-7x7", "gomoku-7x7.pt plays gomoku:7x7:k5:freestyle")
+    assert chosen(gomoku(9), models)[0] == "gomoku-9x9-free"
+    assert chosen(GameSpec(game="hex", size=5), models)[0] == "hex-5x5"
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"),
+    [(8, "gomoku-9x9-free"), (10, "gomoku-9x9-free"), (12, "gomoku-13x13-free"), (20, "gomoku-13x13-free")],
+)
+def test_else_the_size_free_model_of_the_nearest_board(models, size, expected):
+    name, note = chosen(gomoku(size), models)
+    trained = {"gomoku-9x9-free": "9x9", "gomoku-13x13-free": "13x13"}[expected]
+    assert (name, note) == (expected, f"{name}.pt plays {gomoku(size)} (size-free, trained on {trained})")
+
+
+def test_a_tie_goes_to_the_larger_board_and_rectangles_count_both_sides(models):
+    assert chosen(gomoku(11), models)[0] == "gomoku-13x13-free"  # 9 and 13 both 2 away
+    assert chosen(gomoku(15, height=5), models)[0] == "gomoku-13x13-free"  # 4+6 and 8+2 away
+    assert chosen(gomoku(10, height=6), models)[0] == "gomoku-9x9-free"
+
+
+def test_the_rule_and_the_swap_choose_too(models):
+    assert chosen(gomoku(20, "exact"), models)[0] == "gomoku-9x9-exact"
+    assert chosen(GameSpec(game="hex", size=11, swap=True), models)[0] == "hex-5x5-swap"
+    # A fixed-size net plays no other board: pure MCTS, and the note says so.
+    assert chosen(GameSpec(game="hex", size=7), models) == (None, "no model plays hex:7x7: pure MCTS")
+    assert chosen(GameSpec(game="connect6", size=19), models)[0] is None
+
+
+def test_an_explicit_model_plays_what_it_can_or_says_why_not(models):
+    assert chosen(gomoku(20), models, "gomoku-9x9-free")[0] == "gomoku-9x9-free"
+    assert chosen(gomoku(7), models, "gomoku-9x9-free")[0] == "gomoku-9x9-free"  # not the 7x7 one
+    with pytest.raises(CheckpointError, match=r"hex-5x5.pt cannot play hex:7x7: a fixed-size net, it plays only"):
+        chosen(GameSpec(game="hex", size=7), models, "hex-5x5")
+    with pytest.raises(CheckpointError, match="another game or rules"):
+        chosen(gomoku(9, "exact"), models, "gomoku-9x9-free")
+    with pytest.raises(CheckpointError, match="another game or rules"):
+        chosen(GameSpec(game="hex", size=5, swap=True), models, "hex-5x5")
+    with pytest.raises(CheckpointError, match="no such checkpoint"):
+        chosen(gomoku(9), models, "missing")
+    with pytest.raises(CheckpointError):
+        chosen(gomoku(9), models, "broken")
+
+
+def brain_session(models, commands, model=None, sources=None):
+    out = io.StringIO()
+    explicit = model and models / f"{model}.pt"
+    run_brain(explicit, 4, 30, io.StringIO("\n".join([*commands, "END"]) + "\n"), out, sources or [models])
+    return out.getvalue().splitlines()
+
+
+def test_the_brain_picks_a_model_for_every_board_and_rule(models):
+    lines = brain_session(
+        models,
+        [
+            "START 20",  # Gomocup's freestyle board
+            "INFO rule 1",  # before the first move, as Piskvork sends it
+            "TURN 0,0",
+            "INFO rule 0",  # mid-game: the moves replayed under freestyle
+            "BEGIN",
+            "START 7",
+            "RESTART",
+            "RECTSTART 20,15",
+            "START 21",
+            "START 4",
+        ],
+    )
+    assert lines[:3] == [
+        "OK",
+        "MESSAGE gomoku-13x13-free.pt plays gomoku:20x20:k5:freestyle (size-free, trained on 13x13)",
+        "MESSAGE gomoku-9x9-exact.pt plays gomoku:20x20:k5:exact (size-free, trained on 9x9)",
+    ]
+    assert lines[3].startswith("MESSAGE gomoku-9x9-exact: 4 simulations")
+    x, y = (int(v) for v in lines[4].split(","))
+    assert 0 <= x < 20 and 0 <= y < 20
+    assert lines[5] == "MESSAGE gomoku-13x13-free.pt plays gomoku:20x20:k5:freestyle (size-free, trained on 13x13)"
+    assert lines[6].startswith("MESSAGE gomoku-13x13-free: 4 simulations")
+    assert lines[8:12] == ["OK", "MESSAGE gomoku-7x7.pt plays gomoku:7x7:k5:freestyle"] * 2
+    rect = "gomoku-13x13-free.pt plays gomoku:15x20:k5:freestyle (size-free, trained on 13x13)"
+    assert lines[12:14] == ["OK", f"MESSAGE {rect}"]
+    assert lines[14:] == [
+        "ERROR unsupported board 21x21 (5..20 on each side)",
+        "ERROR unsupported board 4x4 (5..20 on each side)",
+    ]
+
+
+def test_the_brain_falls_back_to_pure_mcts_and_says_so(models):
+    lines = brain_session(models, ["START 7", "INFO rule 1", "BEGIN"], sources=[models / "gomoku-7x7.pt"])
+    assert lines[:3] == [
+        "OK",
+        "MESSAGE gomoku-7x7.pt plays gomoku:7x7:k5:freestyle",
+        "MESSAGE no model plays gomoku:7x7:k5:exact: pure MCTS, 30 playouts a move",
+    ]
+    assert lines[3].startswith("MESSAGE pure:30: ")
+
+
+def test_the_brain_with_a_model_that_cannot_play_the_board_answers_errors_and_keeps_running(models):
+    fixed = brain_session(models, ["START 9", "BEGIN", "RESTART", "START 7", "BEGIN"], model="gomoku-7x7")
+    why = "ERROR gomoku-7x7.pt cannot play gomoku:9x9:k5:freestyle: a fixed-size net, it plays only gomoku:7x7"
+    assert fixed[:3] == [f"{why}:k5:freestyle"] * 3
+    assert fixed[3:5] == ["OK", "MESSAGE gomoku-7x7.pt plays gomoku:7x7:k5:freestyle"]
+    assert "," in fixed[-1]
+    # The rule comes after START: a board the model plays under the other rule is accepted.
+    exact = brain_session(models, ["START 15", "BEGIN", "INFO rule 1", "BEGIN"], model="gomoku-9x9-exact")
+    cannot = "gomoku-9x9-exact.pt cannot play gomoku:15x15:k5:freestyle: it plays gomoku:9x9:k5:exact, another"
+    cannot += " game or rules"
+    assert exact[:4] == [
+        "OK",
+        f"MESSAGE {cannot}; it plays 15x15 with exact five (INFO rule 1)",
+        f"ERROR {cannot}",
+        "MESSAGE gomoku-9x9-exact.pt plays gomoku:15x15:k5:exact (size-free, trained on 9x9)",
+    ]
+    assert "," in exact[-1]
+    other = brain_session(models, ["START 9", "BEGIN"], model="hex-5x5")
+    assert other[0].startswith("ERROR hex-5x5.pt cannot play gomoku:9x9") and other[0] == other[1]
+
+
+def htp_session(models, commands, model=None, size=5, swap=False):
+    out, err = io.StringIO(), io.StringIO()
+    explicit = model and models / f"{model}.pt"
+    stdin = io.StringIO("\n".join([*commands, "quit"]) + "\n")
+    run_htp(explicit, size, swap, 4, 30, stdin, out, err, [models])
+    replies = [block for block in out.getvalue().split("\n\n") if block]
+    return replies, err.getvalue().splitlines()
+
+
+def test_htp_boardsize_picks_the_model_again(models):
+    replies, notes = htp_session(models, ["genmove b", "boardsize 7", "genmove b", "boardsize 5", "boardsize 20"])
+    assert replies[0].startswith("= ") and replies[1:2] == ["="] and replies[2].startswith("= ")
+    assert replies[3] == "=" and replies[4].startswith("? unacceptable size: hex board must be square, 2..19")
+    assert notes == [
+        "hex-5x5.pt plays hex:5x5",
+        "no model plays hex:7x7: pure MCTS, 30 playouts a move",
+        "hex-5x5.pt plays hex:5x5",
+    ]
+    _, swap = htp_session(models, ["boardsize 11"], size=7, swap=True)
+    assert swap == [
+        "hex-5x5-swap.pt plays hex:7x7:swap (size-free, trained on 5x5)",
+        "hex-5x5-swap.pt plays hex:11x11:swap (size-free, trained on 5x5)",
+    ]
+
+
+def test_htp_with_a_model_that_cannot_play_the_board(models):
+    replies, notes = htp_session(
+        models, ["genmove b", "boardsize 7", "showboard", "boardsize 5", "genmove b"], model="hex-5x5", size=11
+    )
+    why = "hex-5x5.pt cannot play hex:11x11: a fixed-size net, it plays only hex:5x5"
+    assert notes == [f"no bot for hex:11x11: {why}", "hex-5x5.pt plays hex:5x5"]
+    assert replies[0] == f"? {why}"
+    assert replies[1].startswith("? unacceptable size: hex-5x5.pt cannot play hex:7x7")
+    assert " k" in replies[2]  # the 11x11 board stays
+    assert replies[3] == "=" and replies[4].startswith("= ")
