@@ -25,7 +25,7 @@ from pipeline.bot import Forfeit
 from pipeline.discovery import DEFAULT_SOURCES, ModelEntry, scan_models
 from pipeline.dqn.qnet import QNetwork
 from pipeline.engines import EngineConfig, EnginePlayer
-from pipeline.games.base import GameSpec, GameState, IllegalMoveError
+from pipeline.games.base import BOARD_SIDES, GameSpec, GameState, IllegalMoveError
 from pipeline.games.layout import HEX
 from pipeline.nets.resnet import PolicyValueNet
 from pipeline.players import NetPlayer, Player, PurePlayer, load_model, model_player
@@ -34,14 +34,15 @@ from pipeline.serve.records import RecordError, from_psq, from_sgf, to_psq, to_s
 
 STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 500
+MAX_SIDE = max(high for _, high in BOARD_SIDES.values())  # each game's own limit is GameSpec's
 
 
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     game: Literal["gomoku", "connect6", "hex"] = "gomoku"
-    size: int = Field(9, ge=2, le=19)
-    k: int = Field(5, ge=3, le=19)
+    size: int = Field(9, ge=min(low for low, _ in BOARD_SIDES.values()), le=MAX_SIDE)
+    k: int = Field(5, ge=3, le=MAX_SIDE)
     rules: Literal["freestyle", "exact"] = "freestyle"
     swap: bool = False
     human: Literal["first", "second", "both"] = "first"
@@ -249,9 +250,13 @@ def create_app(
     def options() -> dict:
         return {
             "games": {
-                "gomoku": {"sizes": [3, 19], "k": [3, 19], "rules": ["freestyle", "exact"]},
-                "connect6": {"sizes": [6, 19]},
-                "hex": {"sizes": [2, 19], "swap": True},
+                "gomoku": {
+                    "sizes": list(BOARD_SIDES["gomoku"]),
+                    "k": [3, BOARD_SIDES["gomoku"][1]],
+                    "rules": ["freestyle", "exact"],
+                },
+                "connect6": {"sizes": list(BOARD_SIDES["connect6"])},
+                "hex": {"sizes": list(BOARD_SIDES["hex"]), "swap": True},
             },
             "models": [
                 {
