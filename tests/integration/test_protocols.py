@@ -13,7 +13,7 @@ pytestmark = pytest.mark.integration
 
 
 class Pipe:
-    def __init__(self, *args):
+    def __init__(self, *args, cwd=None):
         self.proc = subprocess.Popen(
             [str(BIN / "zero"), *args],
             stdin=subprocess.PIPE,
@@ -22,6 +22,7 @@ class Pipe:
             text=True,
             env=env(),
             bufsize=1,
+            cwd=cwd,
         )
 
     def send(self, line):
@@ -184,3 +185,75 @@ def test_brain_honours_the_turn_time_limit():
         assert elapsed < 0.5 + 1.0, f"answered after {elapsed:.2f}s with a 0.5s limit"
     brain.send("END")
     assert brain.close() == 0
+
+
+@pytest.fixture
+def shipped(tmp_path):
+    """A folder whose models/pretrained holds a size-free freestyle Gomoku net trained on
+    7x7 and a fixed-size 5x5 Hex net, as `zero brain` and `zero htp` find them."""
+    from pipeline.nets.checkpoint import save_checkpoint
+    from pipeline.nets.resnet import NetSpec, PolicyValueNet
+
+    folder = tmp_path / "models/pretrained"
+    folder.mkdir(parents=True)
+    free = NetSpec(blocks=0, channels=8, value_hidden=8, size_free=True, head_channels=2)
+    save_checkpoint(folder / "gomoku-7x7-freestyle.pt", PolicyValueNet(GameSpec.parse("gomoku:7"), free))
+    fixed = NetSpec(blocks=0, channels=8, value_hidden=8)
+    save_checkpoint(folder / "hex-5x5.pt", PolicyValueNet(GameSpec.parse("hex:5"), fixed))
+    return tmp_path
+
+
+def test_the_brain_picks_its_model_for_every_board_and_rule(shipped):
+    brain = Pipe("brain", "--simulations", "8", "--playouts", "200", cwd=shipped)
+    brain.send("START 20")
+    assert brain.line() == "OK"
+    free = "gomoku-7x7-freestyle.pt plays gomoku:20x20:k5:freestyle (size-free, trained on 7x7)"
+    assert brain.line() == f"MESSAGE {free}"
+    brain.send("INFO rule 1")
+    assert brain.line() == "MESSAGE no model plays gomoku:20x20:k5:exact: pure MCTS, 200 playouts a move"
+    brain.send("BEGIN")
+    assert brain.line().startswith("MESSAGE pure:200: ")
+    x, y = (int(v) for v in brain.line().split(","))
+    assert 0 <= x < 20 and 0 <= y < 20
+    brain.send("INFO rule 0")  # mid-game
+    assert brain.line() == f"MESSAGE {free}"
+    brain.send("TURN 19,19" if (x, y) != (19, 19) else "TURN 0,0")
+    assert brain.line().startswith("MESSAGE gomoku-7x7-freestyle: 8 simulations")
+    assert "," in brain.line()
+    brain.send("START 21")
+    assert brain.line() == "ERROR unsupported board 21x21 (5..20 on each side)"
+    brain.send("END")
+    assert brain.close() == 0
+    # A model given that cannot play the board: the protocol's error form, never a traceback.
+    brain = Pipe("brain", "--model", "models/pretrained/hex-5x5.pt", cwd=shipped)
+    brain.send("START 15")
+    assert brain.line().startswith("ERROR hex-5x5.pt cannot play gomoku:15x15:k5:freestyle")
+    brain.send("BEGIN")
+    assert brain.line().startswith("ERROR hex-5x5.pt cannot play")
+    brain.send("END")
+    assert brain.close() == 0
+    assert "Traceback" not in brain.proc.stderr.read()
+
+
+def test_htp_picks_its_model_for_every_boardsize(shipped):
+    engine = Pipe("htp", "--size", "5", "--simulations", "8", "--playouts", "200", cwd=shipped)
+    assert htp(engine, "genmove b")[0].startswith("= ")
+    assert htp(engine, "boardsize 7")[0] == "="
+    assert htp(engine, "boardsize 5")[0] == "="
+    engine.send("quit")
+    engine.line()
+    engine.close()
+    assert engine.proc.stderr.read().splitlines() == [
+        "hex-5x5.pt plays hex:5x5",
+        "no model plays hex:7x7: pure MCTS, 200 playouts a move",
+        "hex-5x5.pt plays hex:5x5",
+    ]
+    engine = Pipe("htp", "--model", "models/pretrained/hex-5x5.pt", cwd=shipped)  # --size 11 by default
+    why = "hex-5x5.pt cannot play hex:11x11: a fixed-size net, it plays only hex:5x5"
+    assert htp(engine, "genmove b")[0] == f"? {why}"
+    assert htp(engine, "boardsize 5")[0] == "="
+    assert htp(engine, "genmove b")[0].startswith("= ")
+    engine.send("quit")
+    engine.line()
+    engine.close()
+    assert engine.proc.stderr.read().splitlines() == [f"no bot for hex:11x11: {why}", "hex-5x5.pt plays hex:5x5"]
