@@ -146,3 +146,13 @@ def test_model_discovery_is_one_place(models, tmp_path):
     thought = bot.think(SPEC.new_game())
     assert thought.simulations == 12 and np.isclose(thought.visits.sum(), 11)
     assert isinstance(player_for(SPEC, None, playouts=50), PurePlayer)
+
+
+def test_the_web_app_takes_its_board_limits_from_the_game_spec(models):
+    client = TestClient(create_app([models]))
+    games = client.get("/api/options").json()["games"]
+    assert games["gomoku"]["sizes"] == [3, 20] and games["hex"]["sizes"] == [2, 19]
+    assert client.post("/api/games", json={"game": "gomoku", "size": 20, "human": "both"}).status_code == 200
+    assert client.post("/api/games", json={"game": "gomoku", "size": 21, "human": "both"}).status_code == 422
+    r = client.post("/api/games", json={"game": "hex", "size": 20, "human": "both"})
+    assert r.status_code == 400 and "2..19" in r.text
