@@ -6,7 +6,7 @@ Every board (START, RECTSTART, RESTART, and an `INFO rule` that changes the rule
 its model again (`pipeline.discovery.choose_model`) and says which in a `MESSAGE` line
 after `OK`: a model trained on that board, else a size-free one of the same rule, else
 pure MCTS. A board the `--model` given cannot play answers `ERROR <why>`, and so does
-every later move until a board it can play is started: a GUI user sees why, and the brain
+every later move until a board or rule it can play comes: a GUI user sees why, and the brain
 never plays with a model the user did not choose."""
 
 from __future__ import annotations
