@@ -1,9 +1,13 @@
 """`zero bench`: the engine's speed, as figures.
 
 Pure-MCTS playouts/s (one thread, empty board and a mid-game position); network-guided
-simulations/s with the default net at its self-play batch size; the bare forward-pass
-positions/s of the same net at the same batch size, measured in the same run around the
-search; their ratio; and how long a second process takes to its first playout."""
+simulations/s at the self-play batch size; the bare forward-pass positions/s of the same
+net at the same batch size, measured in the same run around the search; their ratio; and
+how long a second process takes to its first playout.
+
+Two sets of boards: the small boards with the default net (3 blocks x 64 channels, fixed
+heads), and the standard boards (15x15, 19x19, 20x20) with a size-free net of the depth
+the standard-board presets use (`BIG_NET`). Every record names its net."""
 
 from __future__ import annotations
 
@@ -17,8 +21,12 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
+from pipeline.nets.resnet import NetSpec
 
 BOARDS = ("gomoku:9x9:k5", "gomoku:15x15:k5", "hex:11x11", "connect6:10x10")
+# The standard boards of issue 14, measured with a size-free net as their presets train.
+BIG_BOARDS = ("gomoku:15x15:k5", "connect6:19x19", "gomoku:20x20:k5")
+BIG_NET = NetSpec(blocks=6, channels=64, size_free=True)
 SELFPLAY_GAMES = 32  # games advanced in lockstep by default self-play
 
 
@@ -31,6 +39,7 @@ class Record:
     figure: str
     value: float
     unit: str
+    net: str = ""
 
 
 def rules_of(spec: GameSpec) -> str:
@@ -41,8 +50,29 @@ def rules_of(spec: GameSpec) -> str:
     return "six"
 
 
-def record(spec: GameSpec, position: str, figure: str, value: float, unit: str) -> Record:
-    return Record(spec.game, f"{spec.height}x{spec.width}", rules_of(spec), position, figure, round(value, 3), unit)
+def record(spec: GameSpec, position: str, figure: str, value: float, unit: str, net: str = "") -> Record:
+    return Record(
+        spec.game, f"{spec.height}x{spec.width}", rules_of(spec), position, figure, round(value, 3), unit, net
+    )
+
+
+def net_label(net: NetSpec) -> str:
+    """'3x64', '6x64 size-free', '3x64 hex-kernels': blocks x channels and the head kind."""
+    label = f"{net.blocks}x{net.channels}"
+    if net.size_free:
+        label += " size-free"
+    if net.hex_kernels:
+        label += " hex-kernels"
+    return label
+
+
+def parse_net(text: str) -> NetSpec:
+    """'6x64' -> a size-free NetSpec of 6 blocks of 64 channels (the standard-board net)."""
+    try:
+        blocks, channels = (int(part) for part in text.lower().split("x"))
+        return NetSpec(blocks=blocks, channels=channels, size_free=True)
+    except ValueError as exc:  # wrong shape, not integers, or out of NetSpec's range
+        raise ValueError(f"expected BLOCKSxCHANNELS such as 6x64, got {text!r}") from exc
 
 
 def midgame(spec: GameSpec, seed: int = 7) -> GameState:
@@ -86,13 +116,17 @@ def bench_pure(spec: GameSpec, playouts: int, repeats: int) -> list[Record]:
     return out
 
 
-def bench_network(spec: GameSpec, games: int, simulations: int, repeats: int, threads: int | None) -> list[Record]:
+def bench_network(
+    spec: GameSpec, games: int, simulations: int, repeats: int, threads: int | None, net: NetSpec | None = None
+) -> list[Record]:
     from pipeline.nets.evaluator import NetEvaluator
     from pipeline.nets.resnet import PolicyValueNet
     from pipeline.search.mcts import BatchedMCTS, SearchConfig
 
+    net = net or NetSpec()
+    label = net_label(net)
     config = SearchConfig(simulations=simulations)
-    evaluator = NetEvaluator(PolicyValueNet(spec), threads=threads)
+    evaluator = NetEvaluator(PolicyValueNet(spec, net), threads=threads)
     batch = games * config.leaves_per_step
     out = []
     for name, state in positions(spec):
@@ -117,22 +151,26 @@ def bench_network(spec: GameSpec, games: int, simulations: int, repeats: int, th
         forward = batch / ((before + after) / 2)
         sims = games * simulations / search_s
         out += [
-            record(spec, name, "search_sims_per_s", sims, "sims/s"),
-            record(spec, name, "forward_positions_per_s", forward, "positions/s"),
-            record(spec, name, "search_over_forward", sims / forward, "ratio"),
+            record(spec, name, "search_sims_per_s", sims, "sims/s", label),
+            record(spec, name, "forward_positions_per_s", forward, "positions/s", label),
+            record(spec, name, "search_over_forward", sims / forward, "ratio", label),
         ]
     return out
 
 
-def bench_training(spec: GameSpec, batch: int, steps: int, threads: int | None) -> list[Record]:
-    """Optimiser steps of the training loss (forward, backward, Adam) on the default net,
-    the work Lightning runs per batch; Hex also compares hexagonal with square kernels."""
+def bench_training(
+    spec: GameSpec, batch: int, steps: int, threads: int | None, net: NetSpec | None = None
+) -> list[Record]:
+    """Optimiser steps of the training loss (forward, backward, Adam) on `net` (default:
+    the default net), the work Lightning runs per batch; Hex also compares hexagonal with
+    square kernels."""
     import torch
 
     from pipeline.nets.evaluator import NetEvaluator
     from pipeline.nets.module import OptimConfig, PolicyValueModule
-    from pipeline.nets.resnet import NetSpec, PolicyValueNet
+    from pipeline.nets.resnet import PolicyValueNet
 
+    base = net or NetSpec()
     if threads:
         torch.set_num_threads(threads)
     rng = np.random.default_rng(0)
@@ -142,9 +180,11 @@ def bench_training(spec: GameSpec, batch: int, steps: int, threads: int | None) 
     out = []
     kinds = [False, True] if spec.game == "hex" else [False]
     for hexagonal in kinds:
-        net = PolicyValueNet(spec, NetSpec(hex_kernels=hexagonal))
-        module = PolicyValueModule(net, OptimConfig())
-        opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+        kind_net = base.model_copy(update={"hex_kernels": hexagonal})
+        label = net_label(kind_net)
+        model = PolicyValueNet(spec, kind_net)
+        module = PolicyValueModule(model, OptimConfig())
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
 
         def step(module: PolicyValueModule = module, opt: torch.optim.Optimizer = opt) -> None:
             opt.zero_grad()
@@ -154,15 +194,15 @@ def bench_training(spec: GameSpec, batch: int, steps: int, threads: int | None) 
         step()
         seconds = timed(lambda s=step: [s() for _ in range(steps)], 1)
         suffix = "_hex_kernels" if hexagonal else ""
-        out.append(record(spec, "random", f"train_samples_per_s{suffix}", steps * batch / seconds, "samples/s"))
+        out.append(record(spec, "random", f"train_samples_per_s{suffix}", steps * batch / seconds, "samples/s", label))
         if spec.game == "hex":
-            evaluator = NetEvaluator(net)
+            evaluator = NetEvaluator(model)
             x = obs.numpy()
             evaluator(x)
             forward = batch / timed(lambda e=evaluator, x=x: e(x), 3)
             kind = "hex" if hexagonal else "square"
-            out.append(record(spec, "random", f"forward_positions_per_s_{kind}_kernels", forward, "positions/s"))
-            net.train()
+            out.append(record(spec, "random", f"forward_positions_per_s_{kind}_kernels", forward, "positions/s", label))
+            model.train()
     return out
 
 
@@ -190,20 +230,28 @@ def run_bench(
     games: int = SELFPLAY_GAMES,
     threads: int | None = None,
     progress: Callable[[str], None] | None = None,
+    big_boards: tuple[str, ...] = BIG_BOARDS,
+    big_net: NetSpec = BIG_NET,
 ) -> list[Record]:
+    """`boards` with the default net, then `big_boards` with `big_net`."""
     playouts, repeats, simulations = (2_000, 1, 32) if quick else (20_000, 3, 200)
     records: list[Record] = []
-    for text in boards:
+    plan = [(text, NetSpec()) for text in boards] + [(text, big_net) for text in big_boards]
+    measured_pure: set[GameSpec] = set()
+    for text, net in plan:
         spec = GameSpec.parse(text)
+        label = net_label(net)
+        if spec not in measured_pure:  # pure MCTS needs no net: once per board
+            measured_pure.add(spec)
+            if progress:
+                progress(f"pure MCTS on {spec}")
+            records += bench_pure(spec, playouts, repeats)
         if progress:
-            progress(f"pure MCTS on {spec}")
-        records += bench_pure(spec, playouts, repeats)
+            progress(f"network search on {spec}, net {label}")
+        records += bench_network(spec, games, simulations, repeats, threads, net)
         if progress:
-            progress(f"network search on {spec}")
-        records += bench_network(spec, games, simulations, repeats, threads)
-        if progress:
-            progress(f"training on {spec}")
-        records += bench_training(spec, 256, 3 if quick else 10, threads)
+            progress(f"training on {spec}, net {label}")
+        records += bench_training(spec, 256, 3 if quick else 10, threads, net)
     if progress:
         progress("second-process start-up")
     records += bench_startup()

@@ -34,7 +34,14 @@ def main() -> None:
 def bench(
     quick: Annotated[bool, typer.Option(help="small budgets: a smoke run in about a minute")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print records as JSON instead of a table")] = False,
-    board: Annotated[list[str] | None, typer.Option(help="game spec to measure, e.g. gomoku:15 (repeatable)")] = None,
+    board: Annotated[
+        list[str] | None, typer.Option(help="game spec to measure with the default net, e.g. gomoku:9 (repeatable)")
+    ] = None,
+    big_board: Annotated[
+        list[str] | None,
+        typer.Option(help="game spec to measure with the size-free --big-net, e.g. connect6:19 (repeatable)"),
+    ] = None,
+    big_net: Annotated[str, typer.Option(help="size-free net of the standard boards, BLOCKSxCHANNELS")] = "6x64",
     games: Annotated[int, typer.Option(min=1, help="games in lockstep (self-play batch = games x leaves)")] = 32,
     threads: Annotated[int | None, typer.Option(min=1, help="torch threads for the forward pass")] = None,
     orchestration: Annotated[bool, typer.Option(help="measure only Prefect's overhead per flow and task")] = False,
@@ -51,36 +58,54 @@ def bench(
     params: PARAMS = None,
     model: Annotated[Path | None, typer.Option(help="--selfplay: checkpoint to play (default: a fresh net)")] = None,
 ) -> None:
-    """Measure pure-MCTS playouts/s, network search sims/s and the bare forward rate
-    (--selfplay: self-play, forward pass and training per inference backend and device)."""
-    from pipeline.bench import BOARDS, as_dicts, bench_orchestration, run_bench
+    """Measure pure-MCTS playouts/s, network search sims/s and the bare forward rate: the
+    small boards with the default net, the standard boards (15x15, 19x19, 20x20) with a
+    size-free net; --board or --big-board picks boards instead (--selfplay: self-play,
+    forward pass and training per inference backend and device)."""
+    from pipeline.bench import BIG_BOARDS, BOARDS, as_dicts, bench_orchestration, parse_net, run_bench
     from pipeline.games.base import GameSpec
 
     if selfplay:
         records = bench_selfplay(quick, backend, device, workers, rounds, params, model)
     else:
-        boards = tuple(board) if board else BOARDS
-        for text in boards:
-            try:
-                GameSpec.parse(text)
-            except ValueError as exc:
-                err.print(f"[red]error:[/red] --board {text!r}: {exc}")
-                raise typer.Exit(2) from None
+        chosen = bool(board) or bool(big_board)
+        boards = tuple(board or ()) if chosen else BOARDS
+        big_boards = tuple(big_board or ()) if chosen else BIG_BOARDS
+        for option, texts in (("--board", boards), ("--big-board", big_boards)):
+            for text in texts:
+                try:
+                    GameSpec.parse(text)
+                except ValueError as exc:
+                    err.print(f"[red]error:[/red] {option} {text!r}: {exc}")
+                    raise typer.Exit(2) from None
+        try:
+            big_spec = parse_net(big_net)
+        except ValueError as exc:
+            err.print(f"[red]error:[/red] --big-net: {exc}")
+            raise typer.Exit(2) from None
         with err.status("benchmarking") as status:
             if orchestration:
                 records = bench_orchestration()
             else:
                 records = run_bench(
-                    quick, boards, games, threads, progress=lambda m: status.update(f"benchmarking: {m}")
+                    quick,
+                    boards,
+                    games,
+                    threads,
+                    progress=lambda m: status.update(f"benchmarking: {m}"),
+                    big_boards=big_boards,
+                    big_net=big_spec,
                 )
     if as_json:
         print(json.dumps(as_dicts(records), indent=1))
         return
     table = Table(title="zero bench" + (" (quick)" if quick else ""))
-    for col in ("game", "size", "rules", "position", "figure", "value", "unit"):
+    nets = any(r.net for r in records)
+    for col in ("game", "size", "rules", "position", "figure", "value", "unit", *(("net",) if nets else ())):
         table.add_column(col, justify="right" if col == "value" else "left")
     for r in records:
-        table.add_row(r.game, r.size, r.rules, r.position, r.figure, f"{r.value:,.3f}", r.unit)
+        cells = [r.game, r.size, r.rules, r.position, r.figure, f"{r.value:,.3f}", r.unit]
+        table.add_row(*cells, *((r.net,) if nets else ()))
     console.print(table)
 
 
