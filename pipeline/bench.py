@@ -76,7 +76,9 @@ def parse_net(text: str) -> NetSpec:
 
 
 def midgame(spec: GameSpec, seed: int = 7) -> GameState:
-    """A seeded random position with a quarter of the board filled and no winner yet."""
+    """A seeded random position with a quarter of the board filled, no winner yet and no
+    threat on the board (no immediate win, no forced block): on the big boards most random
+    fillings hold one, and a search that proves its root at once measures nothing."""
     rng = np.random.default_rng(seed)
     while True:
         state = spec.new_game()
@@ -84,7 +86,7 @@ def midgame(spec: GameSpec, seed: int = 7) -> GameState:
             state.apply(int(rng.choice(state.legal_actions())))
             if state.is_terminal:
                 break
-        if not state.is_terminal:
+        if not state.is_terminal and state.candidate_mask().sum() == state.legal_mask().sum():
             return state
 
 
