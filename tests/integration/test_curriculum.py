@@ -1,0 +1,44 @@
+"""The curriculum on tiny params, in-process: a size-free net trained on a small board
+starts generation 0 on a bigger one (`train.init_from`), and a whole iteration (self-play,
+train, evaluate, promote) runs there."""
+
+import copy
+import json
+
+import pytest
+import torch
+
+from pipeline.config import load_params
+from pipeline.games.base import GameSpec
+from pipeline.nets.checkpoint import checkpoint_plays, load_checkpoint, save_checkpoint
+from pipeline.nets.resnet import NetSpec, PolicyValueNet
+from pipeline.stages.init import run_init
+from pipeline.stages.runner import run_stage
+from pipeline.workspace import Paths
+from tests.conftest import TINY_PARAMS, make_workspace
+
+pytestmark = pytest.mark.integration
+
+
+def test_a_size_free_champion_from_a_small_board_plays_and_trains_on_a_bigger_one(tmp_path):
+    net_spec = {"blocks": 1, "channels": 16, "value_hidden": 16, "size_free": True, "head_channels": 8}
+    torch.manual_seed(5)
+    small = save_checkpoint(
+        tmp_path / "small.pt", PolicyValueNet(GameSpec(game="gomoku", size=5, k=4), NetSpec(**net_spec))
+    )
+    params = copy.deepcopy(TINY_PARAMS)
+    params["game"] = {"game": "gomoku", "height": 7, "width": 7, "k": 4}
+    params["net"] = net_spec
+    params["train"]["init_from"] = str(small)
+    ws = make_workspace(tmp_path / "ws", params)
+    paths = Paths(ws)
+    loaded = load_params(paths.params)
+    assert "every weight" in run_init(loaded, paths)["init_from"]
+    for name in ("selfplay", "train", "evaluate", "promote"):
+        run_stage(name, loaded, paths, log=lambda m: None)
+    learner, _ = load_checkpoint(paths.learner, loaded.game)
+    assert learner.game == loaded.game
+    assert checkpoint_plays(paths.learner) == (loaded.game, True)
+    # The 7x7 learner still plays the 5x5 board it came from (and any other size).
+    assert load_checkpoint(paths.learner, GameSpec(game="gomoku", size=5, k=4))[0].game.height == 5
+    assert json.loads(paths.report("promotion.json").read_text())["generation"] == 1
