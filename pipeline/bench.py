@@ -24,9 +24,10 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.nets.resnet import NetSpec
 
 BOARDS = ("gomoku:9x9:k5", "gomoku:15x15:k5", "hex:11x11", "connect6:10x10")
-# The standard boards of issue 14, measured with a size-free net as their presets train.
+# The standard boards of issue 14, measured with the size-free net their presets train
+# (presets/gomoku-15x15.yaml, connect6-19x19.yaml: 3 blocks x 64 channels, size_free).
 BIG_BOARDS = ("gomoku:15x15:k5", "connect6:19x19", "gomoku:20x20:k5")
-BIG_NET = NetSpec(blocks=6, channels=64, size_free=True)
+BIG_NET = NetSpec(blocks=3, channels=64, size_free=True)
 SELFPLAY_GAMES = 32  # games advanced in lockstep by default self-play
 
 
@@ -67,12 +68,12 @@ def net_label(net: NetSpec) -> str:
 
 
 def parse_net(text: str) -> NetSpec:
-    """'6x64' -> a size-free NetSpec of 6 blocks of 64 channels (the standard-board net)."""
+    """'6x64' -> a size-free NetSpec of 6 blocks of 64 channels (a standard-board net)."""
     try:
         blocks, channels = (int(part) for part in text.lower().split("x"))
         return NetSpec(blocks=blocks, channels=channels, size_free=True)
     except ValueError as exc:  # wrong shape, not integers, or out of NetSpec's range
-        raise ValueError(f"expected BLOCKSxCHANNELS such as 6x64, got {text!r}") from exc
+        raise ValueError(f"expected BLOCKSxCHANNELS such as 3x64, got {text!r}") from exc
 
 
 def midgame(spec: GameSpec, seed: int = 7) -> GameState:

@@ -41,7 +41,7 @@ def bench(
         list[str] | None,
         typer.Option(help="game spec to measure with the size-free --big-net, e.g. connect6:19 (repeatable)"),
     ] = None,
-    big_net: Annotated[str, typer.Option(help="size-free net of the standard boards, BLOCKSxCHANNELS")] = "6x64",
+    big_net: Annotated[str, typer.Option(help="size-free net of the standard boards, BLOCKSxCHANNELS")] = "3x64",
     games: Annotated[int, typer.Option(min=1, help="games in lockstep (self-play batch = games x leaves)")] = 32,
     threads: Annotated[int | None, typer.Option(min=1, help="torch threads for the forward pass")] = None,
     orchestration: Annotated[bool, typer.Option(help="measure only Prefect's overhead per flow and task")] = False,

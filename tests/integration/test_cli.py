@@ -76,7 +76,7 @@ def test_bench_table_is_the_default():
 def test_bad_big_net_is_one_clear_error():
     out = subprocess.run([*ZERO, "bench", "--big-net", "6"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 2
-    assert "--big-net: expected BLOCKSxCHANNELS such as 6x64, got '6'" in out.stderr
+    assert "--big-net: expected BLOCKSxCHANNELS such as 3x64, got '6'" in out.stderr
     assert "Traceback" not in out.stderr + out.stdout
 
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.unit
 def test_the_standard_boards_run_a_size_free_net_named_in_every_record():
     assert [GameSpec.parse(b).height for b in BIG_BOARDS] == [15, 19, 20]
     assert BIG_NET.size_free
-    assert net_label(BIG_NET) == "6x64 size-free"
+    assert net_label(BIG_NET) == "3x64 size-free"
     assert net_label(NetSpec()) == "3x64"
     assert net_label(NetSpec(hex_kernels=True)) == "3x64 hex-kernels"
 
