@@ -316,18 +316,29 @@ def evaluate(
     simulations: Annotated[int, typer.Option(min=1, help="network search per move")] = 200,
     opening_plies: Annotated[int, typer.Option(min=0, help="random opening moves per pair of games")] = 2,
     seed: Annotated[int, typer.Option()] = 0,
+    board: Annotated[
+        str | None,
+        typer.Option(help="another board size for a size-free net, same game and rules: 20 or 20x15 (HxW)"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
     """Play a checkpoint (AlphaZero net or DQN) against an opponent; score with interval."""
     from rich.markup import escape
 
     from pipeline.arena import PlayerDropped, play_match, result_of
+    from pipeline.games.base import GameSpec
     from pipeline.nets.checkpoint import CheckpointError
     from pipeline.players import checkpoint_game, make_player
     from pipeline.search.mcts import SearchConfig
 
     try:
         spec = checkpoint_game(model)
+        if board is not None:
+            spec = GameSpec.parse(
+                f"{spec.game}:{board}:k{spec.k}:{spec.rules}"
+                if spec.game == "gomoku"
+                else f"{spec.game}:{board}" + (":swap" if spec.swap else "")
+            )
         search = SearchConfig(simulations=simulations)
         player = make_player(str(model), spec, search)
         player.name = model.stem

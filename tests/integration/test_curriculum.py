@@ -4,6 +4,7 @@ train, evaluate, promote) runs there."""
 
 import copy
 import json
+import subprocess
 
 import pytest
 import torch
@@ -15,7 +16,7 @@ from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.stages.init import run_init
 from pipeline.stages.runner import run_stage
 from pipeline.workspace import Paths
-from tests.conftest import TINY_PARAMS, make_workspace
+from tests.conftest import BIN, TINY_PARAMS, make_workspace
 
 pytestmark = pytest.mark.integration
 
@@ -42,3 +43,18 @@ def test_a_size_free_champion_from_a_small_board_plays_and_trains_on_a_bigger_on
     # The 7x7 learner still plays the 5x5 board it came from (and any other size).
     assert load_checkpoint(paths.learner, GameSpec(game="gomoku", size=5, k=4))[0].game.height == 5
     assert json.loads(paths.report("promotion.json").read_text())["generation"] == 1
+
+
+def test_zero_evaluate_plays_a_size_free_model_on_another_board(tmp_path):
+    spec = GameSpec(game="gomoku", size=5, k=4)
+    free = save_checkpoint(tmp_path / "free.pt", PolicyValueNet(spec, NetSpec(blocks=1, channels=8, size_free=True)))
+    fixed = save_checkpoint(tmp_path / "fixed.pt", PolicyValueNet(spec, NetSpec(blocks=1, channels=8)))
+    evaluate = [str(BIN / "zero"), "evaluate", "--vs", "pure:10", "--games", "2", "--simulations", "4"]
+    out = subprocess.run([*evaluate, "--model", str(free), "--board", "7", "--json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["game"] == "gomoku:7x7:k4:freestyle"
+    out = subprocess.run([*evaluate, "--model", str(fixed), "--board", "7"], capture_output=True, text=True)
+    assert out.returncode == 2 and "a fixed-size net plays only the board it was trained on" in " ".join(
+        out.stderr.split()
+    )
+    assert "Traceback" not in out.stderr
