@@ -124,3 +124,21 @@ def test_init_stage_starts_generation_0_from_init_from(tmp_path):
     champion, meta = load_checkpoint(paths.champion, params.game)
     assert meta["init_from_game"] == "gomoku:9x9:k5:freestyle"
     assert torch.equal(champion.state_dict()["stem.0.weight"], source.state_dict()["stem.0.weight"])
+
+
+@pytest.mark.parametrize("backend", ["onnxruntime", "openvino"])
+def test_a_size_free_net_on_another_board_exports_to_every_backend(tmp_path, backend):
+    from pipeline.nets.inference import InferenceConfig
+
+    torch.manual_seed(4)
+    big = GameSpec(game="hex", size=7, swap=True)
+    net = for_board(PolicyValueNet(GameSpec(game="hex", size=5, swap=True), FREE).eval(), big)
+    state = big.new_game()
+    state.apply(3)  # the swap is legal now: its logit comes from the pooled features
+    obs = np.stack([big.new_game().observation(), state.observation()]).astype(np.float32)
+    want_p, want_v = NetEvaluator(net)(obs)
+    config = InferenceConfig(device="cpu", backend=backend, precision="f32", cache_dir=str(tmp_path))
+    priors, values = NetEvaluator(net, threads=1, config=config)(obs)
+    assert priors.shape == (2, big.num_actions)
+    np.testing.assert_allclose(priors, want_p, atol=1e-4)
+    np.testing.assert_allclose(values, want_v, atol=1e-4)
