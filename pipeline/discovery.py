@@ -26,6 +26,7 @@ class ModelEntry:
     spec: GameSpec
     path: Path
     rank: int = 2  # the order a menu offers them in: 0 best first (see `describe`)
+    size_free: bool = False  # plays every board size of its game and rules
 
 
 def champion_generation(path: Path) -> int | None:
@@ -69,11 +70,12 @@ def scan_models(sources: list[Path] | tuple[Path, ...] = DEFAULT_SOURCES) -> dic
     for path in checkpoint_files(sources):
         try:
             game = checkpoint_game(path)
+            size_free = checkpoint_reach(path)[1]
         except (CheckpointError, KeyError):
             continue
         key = path.stem if path.stem not in found else f"{path.parent.name}-{path.stem}"
         label, rank = describe(path)
-        found[key] = ModelEntry(key, label, game, path, rank)
+        found[key] = ModelEntry(key, label, game, path, rank, size_free)
     return dict(sorted(found.items(), key=lambda item: item[1].rank))  # stable within a rank
 
 

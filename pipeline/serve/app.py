@@ -22,7 +22,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.bot import Forfeit
-from pipeline.discovery import DEFAULT_SOURCES, ModelEntry, scan_models
+from pipeline.discovery import DEFAULT_SOURCES, ModelEntry, can_play, scan_models
 from pipeline.dqn.qnet import QNetwork
 from pipeline.engines import EngineConfig, EnginePlayer
 from pipeline.games.base import BOARD_SIDES, GameSpec, GameState, IllegalMoveError
@@ -128,7 +128,7 @@ class Models:
     def __init__(self, entries: dict[str, ModelEntry], engines: dict[str, tuple[GameSpec, EnginePlayer]] | None = None):
         self.entries = entries
         self.engines = engines or {}
-        self.loaded: dict[Path, PolicyValueNet | QNetwork] = {}
+        self.loaded: dict[tuple[Path, GameSpec], PolicyValueNet | QNetwork] = {}
         self.lock = threading.Lock()
 
     def entry(self, model_id: str, spec: GameSpec) -> ModelEntry | EnginePlayer:
@@ -140,15 +140,17 @@ class Models:
         entry = self.entries.get(model_id)
         if entry is None:
             raise HTTPException(404, f"unknown model {model_id!r}: choose one from /api/options")
-        if entry.spec != spec:
+        if not can_play(entry.spec, entry.size_free, spec):
             raise HTTPException(400, f"model {model_id!r} plays {entry.spec}, not {spec}")
         return entry
 
-    def model(self, entry: ModelEntry) -> PolicyValueNet | QNetwork:
+    def model(self, entry: ModelEntry, spec: GameSpec) -> PolicyValueNet | QNetwork:
+        """The entry's net for `spec`'s board (a size-free net: one copy per board size)."""
+        key = (entry.path, spec)
         with self.lock:
-            if entry.path not in self.loaded:
-                self.loaded[entry.path] = load_model(entry.path, entry.spec)
-            return self.loaded[entry.path]
+            if key not in self.loaded:
+                self.loaded[key] = load_model(entry.path, spec)
+            return self.loaded[key]
 
     def player(self, model_id: str, spec: GameSpec, budget: int) -> Player:
         """A fresh bot for one search: pure MCTS, or the shared model at `budget`."""
@@ -157,7 +159,7 @@ class Models:
         entry = self.entry(model_id, spec)
         if isinstance(entry, EnginePlayer):
             return entry  # plays at its own limits; the budget is not passed on
-        return model_player(self.model(entry), SearchConfig(simulations=budget), entry.id)
+        return model_player(self.model(entry, spec), SearchConfig(simulations=budget), entry.id)
 
 
 def create_app(
@@ -267,6 +269,7 @@ def create_app(
                     "k": m.spec.k,
                     "rules": m.spec.rules,
                     "swap": m.spec.swap,
+                    "size_free": m.size_free,
                     "name": str(m.spec),
                 }
                 for m in models.entries.values()

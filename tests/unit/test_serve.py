@@ -52,10 +52,23 @@ def test_one_loaded_model_per_file_whatever_the_budgets(models):
         a = client.get(f"/api/games/{g['id']}/analysis").json()
         assert abs(sum(a["policy"]) - 1) < 1e-4
     loaded = app.state.models.loaded
-    assert [p.name for p in loaded] == ["tiny-7x7.pt"]
+    assert [p.name for p, _ in loaded] == ["tiny-7x7.pt"]
     g = new_game(client, opponent="other-7x7", budget=3)
     client.post(f"/api/games/{g['id']}/ai")
-    assert sorted(p.name for p in loaded) == ["other-7x7.pt", "tiny-7x7.pt"]
+    assert sorted(p.name for p, _ in loaded) == ["other-7x7.pt", "tiny-7x7.pt"]
+
+
+def test_the_web_app_plays_a_size_free_model_on_every_board_of_its_rules(tmp_path):
+    save_checkpoint(tmp_path / "free.pt", PolicyValueNet(SPEC, NetSpec(blocks=1, channels=8, size_free=True)))
+    client = TestClient(create_app([tmp_path]))
+    (entry,) = client.get("/api/options").json()["models"]
+    assert entry["size_free"] is True and entry["size"] == 7
+    for size in (5, 9, 15):
+        g = new_game(client, opponent="free", size=size, budget=5)
+        g = client.post(f"/api/games/{g['id']}/ai").json()
+        assert len(g["visits"]) == size * size and sum(g["visits"]) == 4
+    r = client.post("/api/games", json={"game": "gomoku", "size": 9, "k": 5, "opponent": "free", "human": "first"})
+    assert r.status_code == 400 and "plays gomoku:7x7:k4:freestyle" in r.text  # other rules: k5
 
 
 def test_every_way_into_the_server_respects_the_game_limit(models):
