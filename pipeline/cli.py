@@ -334,11 +334,8 @@ def evaluate(
     try:
         spec = checkpoint_game(model)
         if board is not None:
-            spec = GameSpec.parse(
-                f"{spec.game}:{board}:k{spec.k}:{spec.rules}"
-                if spec.game == "gomoku"
-                else f"{spec.game}:{board}" + (":swap" if spec.swap else "")
-            )
+            size = GameSpec.parse(f"{spec.game}:{board}")  # only its board is taken; the rules stay the model's
+            spec = GameSpec.model_validate({**spec.model_dump(), "height": size.height, "width": size.width})
         search = SearchConfig(simulations=simulations)
         player = make_player(str(model), spec, search)
         player.name = model.stem
