@@ -128,7 +128,8 @@ def bench_selfplay(quick, backend, device, workers, rounds, params, model):
 def fail(message: str) -> typer.Exit:
     from rich.markup import escape
 
-    err.print(f"[red]error:[/red] {escape(message)}", highlight=False)  # an engine's name may hold [...]
+    # soft_wrap: a path or command in the message must stay whole for the user to copy
+    err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)  # a name may hold [...]
     return typer.Exit(2)
 
 

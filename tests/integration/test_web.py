@@ -62,7 +62,7 @@ def test_play_against_a_model_and_read_its_analysis(client):
     ("body", "status", "message"),
     [
         ({"game": "chess"}, 422, "game: Input should be"),
-        ({"game": "gomoku", "size": 25}, 422, "size: Input should be less than or equal to 19"),
+        ({"game": "gomoku", "size": 25}, 422, "size: Input should be less than or equal to 20"),
         ({"game": "gomoku", "size": 9, "k": 12}, 400, "gomoku k must be in 3..9"),
         ({"game": "hex", "size": 9, "opponent": "../../etc/passwd"}, 404, "unknown model"),
         ({"game": "gomoku", "size": 9, "opponent": "tiny-7x7"}, 400, "plays gomoku:7x7:k4:freestyle, not"),
