@@ -365,5 +365,10 @@ def test_first_screen_is_an_empty_board_against_the_shipped_model(first_screen_s
     assert page.input_value("#opponent") == "hex-7x7" and page.input_value("#size") == "7"
     page.select_option("#game", "gomoku")
     assert page.input_value("#opponent") == "gomoku-9x9"
+    # A board the 9x9 net cannot play: the size-free net trained nearest to it.
+    page.fill("#size", "13")
+    assert page.input_value("#opponent") == "gomoku-15x15"
+    page.fill("#size", "9")
+    page.select_option("#opponent", "gomoku-9x9")
     page.screenshot(path=str(SCREENSHOTS / "first-screen.png"))
     page.close()
