@@ -17,6 +17,22 @@ from pipeline.nets.resnet import PolicyValueNet
 from pipeline.nets.transfer import net_from
 from pipeline.workspace import Paths, State, save_state
 
+# The checkout that holds this package and the shipped models/pretrained/.
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def init_source(text: str, workspace: Path) -> Path:
+    """Where `train.init_from` is: as given, else under the workspace, else under this
+    checkout, so a preset's `models/pretrained/...` also works in a workspace of its own.
+    A path found nowhere is returned as given, for the loader to report."""
+    path = Path(text)
+    if path.is_absolute() or path.is_file():
+        return path
+    for base in (workspace, PROJECT_ROOT):
+        if (base / path).is_file():
+            return base / path
+    return path
+
 
 def run_init(params: Params, paths: Paths) -> dict[str, Any]:
     created = []
@@ -26,7 +42,7 @@ def run_init(params: Params, paths: Paths) -> dict[str, Any]:
     else:
         torch.manual_seed(params.seed)
         if params.train.init_from:
-            net, transfer = net_from(Path(params.train.init_from), params.game, params.net)
+            net, transfer = net_from(init_source(params.train.init_from, paths.root), params.game, params.net)
             meta = {"generation": 0, "init_from": transfer.source, "init_from_game": transfer.source_game}
         else:
             net, meta = PolicyValueNet(params.game, params.net), {"generation": 0}

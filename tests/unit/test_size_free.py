@@ -1,6 +1,8 @@
 """Size-free nets (one checkpoint, every board size of its game and rules) and the
 curriculum's first step (`train.init_from`: a net initialised from another board)."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -142,3 +144,16 @@ def test_a_size_free_net_on_another_board_exports_to_every_backend(tmp_path, bac
     assert priors.shape == (2, big.num_actions)
     np.testing.assert_allclose(priors, want_p, atol=1e-4)
     np.testing.assert_allclose(values, want_v, atol=1e-4)
+
+
+def test_a_relative_init_from_is_found_in_the_workspace_then_in_the_checkout(tmp_path, monkeypatch):
+    from pipeline.stages.init import PROJECT_ROOT, init_source
+
+    monkeypatch.chdir(tmp_path)
+    shipped = "models/pretrained/gomoku-9x9.pt"
+    assert init_source(shipped, tmp_path / "ws") == PROJECT_ROOT / shipped  # a preset in a workspace of its own
+    own = tmp_path / "ws" / shipped
+    own.parent.mkdir(parents=True)
+    own.write_bytes(b"")
+    assert init_source(shipped, tmp_path / "ws") == own  # the workspace's own file comes first
+    assert init_source("nowhere.pt", tmp_path / "ws") == Path("nowhere.pt")  # left for the loader to report
