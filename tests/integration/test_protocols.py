@@ -168,10 +168,11 @@ def test_terminal_play_a_whole_game():
     assert ("wins." in out.stdout) or ("Draw." in out.stdout)
 
 
-def test_brain_honours_the_turn_time_limit():
+def test_brain_honours_the_turn_time_limit(tmp_path):
     import time
 
-    brain = Pipe("brain", "--playouts", "100000000")  # only the clock can stop it
+    # A folder with no models: pure MCTS, which only the clock can stop.
+    brain = Pipe("brain", "--playouts", "100000000", cwd=tmp_path)
     brain.send("START 15")
     assert brain.line() == "OK"
     brain.send("INFO timeout_turn 500")
