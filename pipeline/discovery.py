@@ -11,8 +11,8 @@ from pathlib import Path
 
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import CheckpointError, checkpoint_plays
-from pipeline.nets.resnet import PolicyValueNet, same_rules
-from pipeline.players import checkpoint_game, load_model
+from pipeline.nets.resnet import same_rules
+from pipeline.players import checkpoint_game
 
 # Where models are looked for by default: the shipped pretrained champions, then the
 # pipeline's own champion.
@@ -69,11 +69,9 @@ def scan_models(sources: list[Path] | tuple[Path, ...] = DEFAULT_SOURCES) -> dic
     found: dict[str, ModelEntry] = {}
     for path in checkpoint_files(sources):
         try:
-            model = load_model(path)  # read once: its game, and whether it is size-free
-        except (CheckpointError, KeyError):
+            game, size_free = checkpoint_reach(path)  # read once per file version, no net built
+        except CheckpointError:
             continue
-        game = model.game
-        size_free = isinstance(model, PolicyValueNet) and model.net.size_free
         key = path.stem if path.stem not in found else f"{path.parent.name}-{path.stem}"
         label, rank = describe(path)
         found[key] = ModelEntry(key, label, game, path, rank, size_free)
