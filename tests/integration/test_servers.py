@@ -222,3 +222,38 @@ def test_mlflow_server_serves_the_training_curves(tmp_path):
             assert sorted(m["step"] for m in metrics) == list(range(12))
     finally:
         server.stop()
+
+
+def test_runs_started_at_once_share_prefects_fresh_database(tmp_path):
+    """Three processes start Prefect's temporary server together on a fresh Prefect home,
+    as two workspaces' `zero iterate` do on a new machine: each gets a working API, and
+    no server fails its database migration (before the start lock, every such start
+    logged 'Application startup failed', and some timed out)."""
+    script = tmp_path / "start.py"
+    script.write_text(
+        "import sys, time\n"
+        "while time.time() < float(sys.argv[1]):\n"
+        "    time.sleep(0.001)\n"
+        "from pipeline.prefect_api import ensure_server\n"
+        "print('api', ensure_server(), flush=True)\n"
+    )
+    run_env = env() | {"PREFECT_HOME": str(tmp_path / "prefect-home"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    run_env.pop("PREFECT_API_URL", None)
+    run_env["PYTHONPATH"] = str(REPO)
+    start_at = str(time.time() + 3)
+    procs = [
+        subprocess.Popen(
+            [str(BIN / "python"), str(script), start_at],
+            cwd=tmp_path,
+            env=run_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    outputs = [p.communicate(timeout=180)[0] for p in procs]
+    for proc, out in zip(procs, outputs, strict=True):
+        assert proc.returncode == 0, out[-3000:]
+        assert "api http://127.0.0.1:" in out, out[-3000:]
+        assert "Application startup failed" not in out, out[-3000:]
