@@ -152,7 +152,7 @@ class NetPlayer:
         model = load_model(path, spec)
         if not isinstance(model, PolicyValueNet):
             raise CheckpointError(f"{path}: a DQN checkpoint, not a policy-value net")
-        return cls(NetEvaluator(model), search, name or Path(path).stem)
+        return cls(NetEvaluator(model, threads=INTERACTIVE_THREADS), search, name or Path(path).stem)
 
     def start(self, spec: GameSpec, games: int, seed: int) -> None:
         self.search = BatchedMCTS(spec, games, self.config, seed=seed)
@@ -265,11 +265,18 @@ def checkpoint_game(path: Path) -> GameSpec:
     return load_model(path).game
 
 
+# One intra-op thread for a player's small batches (a search's few leaves at a time). With
+# torch's default of one thread per core, a forward pass of one 15x15 position took 0.4 s
+# instead of 3 ms whenever anything else kept the cores busy (the opponent engine under
+# Piskvork, a training run), and the brain played its first simulation and nothing more.
+INTERACTIVE_THREADS = 1
+
+
 def model_player(model: PolicyValueNet | QNetwork, search: SearchConfig, name: str) -> NetPlayer | DQNPlayer:
     """A player for a loaded model: the net through its search, or the DQN's greedy move.
     Players are cheap: many may share one loaded model."""
     if isinstance(model, PolicyValueNet):
-        return NetPlayer(NetEvaluator(model), search, name)
+        return NetPlayer(NetEvaluator(model, threads=INTERACTIVE_THREADS), search, name)
     return DQNPlayer(model, name=name)
 
 

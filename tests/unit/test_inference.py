@@ -170,6 +170,33 @@ def test_threads_are_set_per_evaluator_not_for_the_process():
         torch.set_num_threads(before)
 
 
+def test_a_players_net_runs_on_one_thread_whatever_the_process_has():
+    """The bots that play one game (brain, HTP, web, evaluate) search a few leaves at a
+    time: torch's default of a thread per core made a single 15x15 forward 100x slower
+    whenever the cores were busy, and the brain's timed move got one simulation."""
+    from pipeline.players import model_player
+    from pipeline.search.mcts import SearchConfig
+
+    net = PolicyValueNet(GameSpec.parse("gomoku:7:k4"), NetSpec(blocks=1, channels=16))
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        player = model_player(net, SearchConfig(simulations=8), "net")
+        seen = []
+        original = player.evaluator._run.model.forward
+
+        def spy(x):
+            seen.append(torch.get_num_threads())
+            return original(x)
+
+        player.evaluator._run.model.forward = spy
+        player.think(net.game.new_game())
+        assert seen and set(seen) == {1}
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_the_default_evaluator_is_eager_torch_in_f32():
     net = PolicyValueNet(GameSpec.parse("gomoku:7:k4"), NetSpec(blocks=1, channels=16))
     evaluator = NetEvaluator(net)
