@@ -156,6 +156,10 @@ class Brain:
         except ValueError as exc:
             self.state, self.player, self.unplayable = None, None, str(exc)
             raise ProtocolError(str(exc)) from None
+        # A throwaway first search here, not on the clock: loading the compiled search
+        # (and the net's first forward) made the first move take a second at any limit.
+        player.think(spec.new_game(), budget=1)
+        player.start(spec, 1, 0)
         self.state, self.player, self.unplayable = state, player, None
         return note
 

@@ -7,7 +7,7 @@ import pytest
 
 from pipeline.games.base import GameSpec
 from pipeline.search.pure import PureMCTS
-from tests.conftest import BIN, env
+from tests.conftest import BIN, REPO, env
 
 pytestmark = pytest.mark.integration
 
@@ -168,22 +168,29 @@ def test_terminal_play_a_whole_game():
     assert ("wins." in out.stdout) or ("Draw." in out.stdout)
 
 
-def test_brain_honours_the_turn_time_limit(tmp_path):
+@pytest.mark.parametrize("bot", ["pure", "model"])
+def test_brain_honours_the_turn_time_limit(tmp_path, bot):
+    import re
     import time
 
-    # A folder with no models: pure MCTS, which only the clock can stop.
-    brain = Pipe("brain", "--playouts", "100000000", cwd=tmp_path)
+    # pure: a folder with no models, so pure MCTS, which only the clock can stop.
+    # model: this checkout, whose shipped 15x15 net plays the board.
+    brain = Pipe("brain", "--playouts", "100000000", "--simulations", "100000", cwd=tmp_path if bot == "pure" else REPO)
     brain.send("START 15")
     assert brain.line() == "OK"
     brain.send("INFO timeout_turn 500")
-    for move in ("7,7", "8,8"):
+    for move in ("7,7", "8,8"):  # the first move too: no loading on the clock
         start = time.perf_counter()
         brain.send(f"TURN {move}")
-        reply = brain_reply(brain)
+        messages = []
+        while (line := brain.line()).startswith(("MESSAGE", "DEBUG")):
+            messages.append(line)
         elapsed = time.perf_counter() - start
-        assert "," in reply
+        assert "," in line
         # Its own budget is 70% of the limit; the rest is slack for a loaded machine.
         assert elapsed < 0.5 + 1.0, f"answered after {elapsed:.2f}s with a 0.5s limit"
+        searched = [int(m) for m in re.findall(r"(\d+) simulations in", " ".join(messages))]
+        assert searched and searched[-1] >= 20, messages  # a real search, not one forward pass
     brain.send("END")
     assert brain.close() == 0
 
