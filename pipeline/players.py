@@ -131,6 +131,14 @@ class PurePlayer:
         )
 
 
+def player_evaluator(model: PolicyValueNet) -> NetEvaluator:
+    """A player's net, on one intra-op thread for its small batches (a search's few leaves
+    at a time). With torch's default of a thread per core, one 15x15 forward took 0.4 s
+    instead of 3 ms whenever anything else kept the cores busy (the opponent engine under
+    Piskvork, a training run), and the brain's timed move got one simulation."""
+    return NetEvaluator(model, threads=1)
+
+
 class NetPlayer:
     """A network through the batched PUCT search: no root noise, the most visited move
     (a proven win taken, a proven loss avoided), or a sampled one during the first
@@ -152,7 +160,7 @@ class NetPlayer:
         model = load_model(path, spec)
         if not isinstance(model, PolicyValueNet):
             raise CheckpointError(f"{path}: a DQN checkpoint, not a policy-value net")
-        return cls(NetEvaluator(model, threads=INTERACTIVE_THREADS), search, name or Path(path).stem)
+        return cls(player_evaluator(model), search, name or Path(path).stem)
 
     def start(self, spec: GameSpec, games: int, seed: int) -> None:
         self.search = BatchedMCTS(spec, games, self.config, seed=seed)
@@ -265,18 +273,11 @@ def checkpoint_game(path: Path) -> GameSpec:
     return load_model(path).game
 
 
-# One intra-op thread for a player's small batches (a search's few leaves at a time). With
-# torch's default of one thread per core, a forward pass of one 15x15 position took 0.4 s
-# instead of 3 ms whenever anything else kept the cores busy (the opponent engine under
-# Piskvork, a training run), and the brain played its first simulation and nothing more.
-INTERACTIVE_THREADS = 1
-
-
 def model_player(model: PolicyValueNet | QNetwork, search: SearchConfig, name: str) -> NetPlayer | DQNPlayer:
     """A player for a loaded model: the net through its search, or the DQN's greedy move.
     Players are cheap: many may share one loaded model."""
     if isinstance(model, PolicyValueNet):
-        return NetPlayer(NetEvaluator(model, threads=INTERACTIVE_THREADS), search, name)
+        return NetPlayer(player_evaluator(model), search, name)
     return DQNPlayer(model, name=name)
 
 
