@@ -62,7 +62,7 @@ def bench(
     small boards with the default net, the standard boards (15x15, 19x19, 20x20) with a
     size-free net; --board or --big-board picks boards instead (--selfplay: self-play,
     forward pass and training per inference backend and device)."""
-    from pipeline.bench import BIG_BOARDS, BOARDS, as_dicts, bench_orchestration, parse_net, run_bench
+    from pipeline.bench.search import BIG_BOARDS, BOARDS, as_dicts, bench_orchestration, parse_net, run_bench
     from pipeline.games.base import GameSpec
 
     if selfplay:
@@ -111,7 +111,7 @@ def bench(
 
 def bench_selfplay(quick, backend, device, workers, rounds, params, model):
     """`zero bench --selfplay` on the params in use (--params, ./params.yaml, or defaults)."""
-    from pipeline.bench_selfplay import run_selfplay_bench
+    from pipeline.bench.selfplay import run_selfplay_bench
     from pipeline.config import load_params
     from pipeline.nets.checkpoint import load_checkpoint
 
@@ -136,9 +136,9 @@ def fail(message: str) -> typer.Exit:
 @contextmanager
 def stops_cleanly(what: str, resumable: bool = True) -> Iterator[None]:
     """Ctrl-C and SIGTERM: one line saying what was kept and how to go on, and the exit
-    status of the signal (130, 143), instead of a traceback. `pipeline.interrupt` stops
+    status of the signal (130, 143), instead of a traceback. `pipeline.runtime.interrupt` stops
     the work; any error raised while it winds down is part of the stop, not news."""
-    from pipeline import interrupt
+    from pipeline.runtime import interrupt
 
     interrupt.install()
     try:
@@ -210,7 +210,7 @@ def dqn_compare(
     times: Annotated[str | None, typer.Option(help="file of 'kind board seconds' lines from the runs")] = None,
 ) -> None:
     """Judge trained AlphaZero and DQN models on the same ladder; write the comparison."""
-    from pipeline.dqn_compare import read_times, write_report
+    from pipeline.match.dqn_compare import read_times, write_report
 
     if len(az) != len(dqn):
         raise fail("give one --dqn for each --az")
@@ -236,7 +236,7 @@ def dqn_train(
 ) -> None:
     """Train the DQN agent by self-play on params.yaml's game and `dqn` section."""
     from pipeline.dqn.training import run_dqn_train
-    from pipeline.tracking import tracking_uri as default_uri
+    from pipeline.runtime.tracking import tracking_uri as default_uri
 
     p, paths = load_workspace(root, params, {"dqn.steps": steps, "dqn.minutes": minutes})
     target = out or paths.models / "dqn.pt"
@@ -248,7 +248,7 @@ def dqn_train(
 def load_workspace(root: Path, params_file: Path | None, overrides: dict | None = None):
     """Params (validated before any work) and paths of a pipeline workspace."""
     from pipeline.config import ParamsError, load_params
-    from pipeline.workspace import Paths
+    from pipeline.runtime.workspace import Paths
 
     paths = Paths(root.resolve())
     try:
@@ -326,10 +326,11 @@ def evaluate(
     """Play a checkpoint (AlphaZero net or DQN) against an opponent; score with interval."""
     from rich.markup import escape
 
-    from pipeline.arena import PlayerDropped, play_match, result_of
     from pipeline.games.base import GameSpec
+    from pipeline.match.arena import PlayerDropped, play_match, result_of
     from pipeline.nets.checkpoint import CheckpointError
-    from pipeline.players import checkpoint_game, make_player
+    from pipeline.players.factory import make_player
+    from pipeline.players.models import checkpoint_game
     from pipeline.search.mcts import SearchConfig
 
     try:
@@ -456,11 +457,11 @@ def iterate(
     tracking_uri: TRACKING = None,
 ) -> None:
     """Run N iterations as a Prefect flow (the same stage functions as `dvc repro`)."""
-    from pipeline.flows import iteration_flow
-    from pipeline.interrupt import run_in_thread
     from pipeline.nets.checkpoint import CheckpointError
-    from pipeline.prefect_api import ensure_server
-    from pipeline.recording import RecordError
+    from pipeline.orchestration.flows import iteration_flow
+    from pipeline.orchestration.recording import RecordError
+    from pipeline.runtime.interrupt import run_in_thread
+    from pipeline.runtime.prefect_server import ensure_server
     from pipeline.stages.init import run_init
     from pipeline.stages.runner import StageError
 
@@ -505,7 +506,7 @@ def schedule(
 
     from prefect.schedules import Cron
 
-    from pipeline.flows import iteration_flow
+    from pipeline.orchestration.flows import iteration_flow
 
     _, paths = load_workspace(root, None)
     try:
@@ -514,7 +515,7 @@ def schedule(
         raise fail(f"--cron {cron!r}: {exc}") from None
     import os
 
-    from pipeline.scheduling import local_prefect_server
+    from pipeline.orchestration.scheduling import local_prefect_server
 
     with (
         stops_cleanly("the schedule", resumable=False),
@@ -539,8 +540,8 @@ def dashboard(
     """The MLflow UI on the project's tracking store (loss, entropy, win rates, models)."""
     import subprocess
 
-    from pipeline.recording import tool
-    from pipeline.tracking import tracking_uri
+    from pipeline.orchestration.recording import tool
+    from pipeline.runtime.tracking import tracking_uri
 
     uri = tracking_uri(root)
     console.print(f"MLflow UI for {uri} on http://{host}:{port}")

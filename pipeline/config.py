@@ -11,13 +11,13 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from pipeline.dqn.config import DQNConfig
-from pipeline.engines import EngineConfig
 from pipeline.games.base import GameSpec, describe_errors
+from pipeline.match.sprt import VsChampionTest, VsPureTest
 from pipeline.nets.inference import InferenceConfig
 from pipeline.nets.resnet import NetSpec
-from pipeline.selfplay import SelfPlayConfig
-from pipeline.sprt import VsChampionTest, VsPureTest
-from pipeline.training import TrainConfig
+from pipeline.players.engines import EngineConfig
+from pipeline.selfplay.play import SelfPlayConfig
+from pipeline.training.loop import TrainConfig
 
 
 class ParamsError(ValueError):

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import torch
 
-from pipeline.arena import play_match
 from pipeline.games.base import GameSpec, GameState
-from pipeline.players import PurePlayer
+from pipeline.match.arena import play_match
+from pipeline.players.search import PurePlayer
 
 try:
-    from pipeline.players import player_for
+    from pipeline.players.factory import protocol_player
 except ImportError:  # the code before the one bot interface
     player_for = None
 
@@ -41,7 +41,7 @@ class BrainPlayer:
 
     def make(self, spec: GameSpec):
         if player_for is not None:
-            bot = player_for(spec, self.model, simulations=self.simulations)
+            bot = protocol_player(spec, self.model, simulations=self.simulations)
             bot.start(spec, 1, 0)
             return bot
         from pipeline.serve.engine import Engine
@@ -76,7 +76,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     torch.set_num_threads(1)
-    from pipeline.players import checkpoint_game
+    from pipeline.players.models import checkpoint_game
 
     spec = checkpoint_game(args.model)
     brain = BrainPlayer(args.model, args.simulations)

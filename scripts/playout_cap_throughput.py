@@ -15,7 +15,7 @@ from pipeline.games.base import GameSpec
 from pipeline.nets.evaluator import NetEvaluator
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.search.mcts import SearchConfig
-from pipeline.selfplay import SelfPlayConfig, play_games
+from pipeline.selfplay.play import SelfPlayConfig, play_games
 
 
 def main() -> None:

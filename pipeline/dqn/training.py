@@ -15,8 +15,8 @@ from pipeline.dqn.checkpoint import save_dqn
 from pipeline.dqn.config import DQNConfig
 from pipeline.dqn.module import DQNModule
 from pipeline.games.base import GameSpec
-from pipeline.tracking import experiment_name, tracking_env_kept
-from pipeline.training import quiet_lightning, trainer_device
+from pipeline.runtime.tracking import experiment_name, tracking_env_kept
+from pipeline.training.loop import quiet_lightning, trainer_device
 
 
 @dataclass
@@ -78,7 +78,7 @@ def run_dqn_train(
     spec: GameSpec, cfg: DQNConfig, out: Path, report: Path, tracking_uri: str, progress: bool = False
 ) -> DQNResult:
     """`zero dqn train` (and its DVC stage): train, then write the run's figures to `report`."""
-    from pipeline.workspace import write_json
+    from pipeline.runtime.workspace import write_json
 
     result = train_dqn(spec, cfg, out, tracking_uri, progress=progress)
     metrics = {

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.atomic import atomic_file
 from pipeline.nets.inference import Backend, Device, InferenceConfig, candidates, cpu_name, resolve_precision
 from pipeline.nets.resnet import PolicyValueNet
+from pipeline.runtime.atomic import atomic_file
 
 Forward = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import torch
 
-from pipeline.atomic import atomic_file
 from pipeline.games.base import GameSpec
 from pipeline.nets.resnet import NetSpec, PolicyValueNet, same_rules
+from pipeline.runtime.atomic import atomic_file
 
 FORMAT = "zero-checkpoint/1"
 

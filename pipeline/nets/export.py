@@ -14,8 +14,8 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from pipeline.atomic import atomic_file
 from pipeline.nets.resnet import PolicyValueNet
+from pipeline.runtime.atomic import atomic_file
 
 # Bump when the exported graph changes shape or meaning, so stale files are not reused.
 EXPORT_VERSION = 1

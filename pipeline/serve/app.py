@@ -21,14 +21,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from pipeline.bot import Forfeit
-from pipeline.discovery import DEFAULT_SOURCES, ModelEntry, can_play, scan_models
 from pipeline.dqn.qnet import QNetwork
-from pipeline.engines import EngineConfig, EnginePlayer
 from pipeline.games.base import BOARD_SIDES, GameSpec, GameState, IllegalMoveError
 from pipeline.games.layout import HEX
 from pipeline.nets.resnet import PolicyValueNet
-from pipeline.players import NetPlayer, Player, PurePlayer, load_model, model_player
+from pipeline.players.base import Forfeit, Player
+from pipeline.players.discovery import DEFAULT_SOURCES, ModelEntry, can_play, scan_models
+from pipeline.players.engines import EngineConfig, EnginePlayer
+from pipeline.players.factory import make_player
+from pipeline.players.models import load_model
+from pipeline.players.search import NetPlayer, PurePlayer
 from pipeline.search.mcts import SearchConfig
 from pipeline.serve.records import RecordError, from_psq, from_sgf, to_psq, to_sgf
 
@@ -159,7 +161,13 @@ class Models:
         entry = self.entry(model_id, spec)
         if isinstance(entry, EnginePlayer):
             return entry  # plays at its own limits; the budget is not passed on
-        return model_player(self.model(entry, spec), SearchConfig(simulations=budget), entry.id)
+        return make_player(
+            str(entry.path),
+            spec,
+            SearchConfig(simulations=budget),
+            name=entry.id,
+            load=lambda _, s: self.model(entry, s),
+        )
 
 
 def create_app(

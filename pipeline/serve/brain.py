@@ -3,7 +3,7 @@ in Piskvork and Gomocup-style tournaments. Coordinates are `x,y` with x the colu
 y the row, both from 0 at the top-left. INFO rule bit 1 selects exact five.
 
 Every board (START, RECTSTART, RESTART, and an `INFO rule` that changes the rule) picks
-its model again (`pipeline.discovery.choose_model`) and says which in a `MESSAGE` line
+its model again (`pipeline.players.discovery.choose_model`) and says which in a `MESSAGE` line
 after `OK`: a model trained on that board, else a size-free one of the same rule, else
 pure MCTS. A board the `--model` given cannot play answers `ERROR <why>`, and so does
 every later move until a board or rule it can play comes: a GUI user sees why, and the brain
@@ -16,9 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from pipeline.discovery import DEFAULT_SOURCES, choose_model
 from pipeline.games.base import BOARD_SIDES, GameSpec, GameState, IllegalMoveError
-from pipeline.players import Player, player_for
+from pipeline.players.base import Player
+from pipeline.players.discovery import DEFAULT_SOURCES, choose_model
+from pipeline.players.factory import protocol_player
 
 ABOUT = 'name="zero-pipeline", version="0.1", author="zero-pipeline", country="", www="", email=""'
 
@@ -29,14 +30,14 @@ class ProtocolError(ValueError):
 
 # A bot for a board and one line for the user saying which it is (empty: nothing to say);
 # a ValueError when there is none for that board.
-PlayerFactory = Callable[[GameSpec], tuple[Player, str]]
+BoardPlayers = Callable[[GameSpec], tuple[Player, str]]
 
 
 class Brain:
-    """The protocol around one bot: `make_player` gives the bot for a board."""
+    """The protocol around one bot: `player_for_board` gives the bot for a board."""
 
-    def __init__(self, make_player: PlayerFactory, out: TextIO = sys.stdout):
-        self.make_player = make_player
+    def __init__(self, player_for_board: BoardPlayers, out: TextIO = sys.stdout):
+        self.player_for_board = player_for_board
         self.out = out
         self.size: tuple[int, int] | None = None
         self.exact = False
@@ -139,7 +140,7 @@ class Brain:
             # Piskvork sends `INFO rule` after START: a board that only the other rule's
             # bot can play is accepted, and plays once that rule comes.
             try:
-                self.make_player(self.spec(not self.exact))
+                self.player_for_board(self.spec(not self.exact))
             except ValueError:
                 raise exc from None
             other = "freestyle (INFO rule 0)" if self.exact else "exact five (INFO rule 1)"
@@ -152,7 +153,7 @@ class Brain:
         """Take the bot for `spec` and play on from `state`; its note for the user. Without
         a bot the board is unplayable: a ProtocolError now and at every move until START."""
         try:
-            player, note = self.make_player(spec)
+            player, note = self.player_for_board(spec)
         except ValueError as exc:
             self.state, self.player, self.unplayable = None, None, str(exc)
             raise ProtocolError(str(exc)) from None
@@ -287,12 +288,12 @@ def run_brain(
     champion that fits (see `choose_model`), else pure MCTS; at most `simulations` per
     move within the clock."""
 
-    def make_player(spec: GameSpec) -> tuple[Player, str]:
+    def player_for_board(spec: GameSpec) -> tuple[Player, str]:
         choice = choose_model(spec, model, sources)
-        player = player_for(spec, choice.path, simulations=simulations, playouts=playouts)
+        player = protocol_player(spec, choice.path, simulations=simulations, playouts=playouts)
         return player, (choice.note if choice.path else f"{choice.note}, {playouts} playouts a move")
 
-    brain = Brain(make_player, stdout)
+    brain = Brain(player_for_board, stdout)
     lines = iter(stdin.readline, "")
     for line in lines:
         if not brain.handle(line, lines):

@@ -2,7 +2,7 @@
 first player and connects top and bottom; cells are named letter = column, number = row
 from the top (a1 is the top-left); the swap is `swap-pieces` (or `swap`).
 
-Every `boardsize` picks its model again (`pipeline.discovery.choose_model`: a model
+Every `boardsize` picks its model again (`pipeline.players.discovery.choose_model`: a model
 trained on that board, else a size-free one of the same rules, else pure MCTS) and says
 which on stderr, which HexGui shows in its shell window. A size the `--model` given
 cannot play fails `? unacceptable size: <why>` and the board stays as it was; when the
@@ -18,9 +18,10 @@ from typing import TextIO
 
 from pydantic import ValidationError
 
-from pipeline.discovery import DEFAULT_SOURCES, choose_model
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError, describe_errors
-from pipeline.players import Player, player_for
+from pipeline.players.base import Player
+from pipeline.players.discovery import DEFAULT_SOURCES, choose_model
+from pipeline.players.factory import protocol_player
 
 COMMANDS = (
     "boardsize",
@@ -44,17 +45,21 @@ class HtpError(ValueError):
 
 # A bot for a board and one line for the user saying which it is (empty: nothing to say);
 # a ValueError when there is none for that board.
-PlayerFactory = Callable[[GameSpec], tuple[Player, str]]
+BoardPlayers = Callable[[GameSpec], tuple[Player, str]]
 
 
 class HtpEngine:
-    """The protocol around one bot: `make_player` gives the bot for a board; `say` shows
+    """The protocol around one bot: `player_for_board` gives the bot for a board; `say` shows
     a line to the user (stderr)."""
 
     def __init__(
-        self, make_player: PlayerFactory, size: int = 11, swap: bool = False, say: Callable[[str], None] | None = None
+        self,
+        player_for_board: BoardPlayers,
+        size: int = 11,
+        swap: bool = False,
+        say: Callable[[str], None] | None = None,
     ):
-        self.make_player = make_player
+        self.player_for_board = player_for_board
         self.swap = swap
         self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
         self.player: Player | None = None
@@ -73,7 +78,7 @@ class HtpEngine:
             spec = GameSpec(game="hex", size=size, swap=self.swap)
         except ValidationError as exc:
             raise ValueError(describe_errors(exc)) from None
-        player, note = self.make_player(spec)
+        player, note = self.player_for_board(spec)
         self.spec, self.player, self.unplayable = spec, player, None
         self.state: GameState = spec.new_game()
         if note:
@@ -185,16 +190,16 @@ def run_htp(
     """`zero htp`: for each board, the given model, else the pretrained model or the
     champion that fits (see `choose_model`), else pure MCTS; notes go to `stderr`."""
 
-    def make_player(spec: GameSpec) -> tuple[Player, str]:
+    def player_for_board(spec: GameSpec) -> tuple[Player, str]:
         choice = choose_model(spec, model, sources)
-        player = player_for(spec, choice.path, simulations=simulations, playouts=playouts)
+        player = protocol_player(spec, choice.path, simulations=simulations, playouts=playouts)
         return player, (choice.note if choice.path else f"{choice.note}, {playouts} playouts a move")
 
     def say(line: str) -> None:
         stderr.write(line + "\n")
         stderr.flush()
 
-    htp = HtpEngine(make_player, size, swap, say)
+    htp = HtpEngine(player_for_board, size, swap, say)
     for raw in iter(stdin.readline, ""):
         line = raw.split("#", 1)[0].strip()
         if not line:

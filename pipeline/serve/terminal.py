@@ -8,9 +8,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from pipeline.discovery import find_model
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
-from pipeline.players import Player, player_for
+from pipeline.players.base import Player
+from pipeline.players.discovery import find_model
+from pipeline.players.factory import protocol_player
 
 STONES = {0: ("·", "dim"), 1: ("●", "bold"), 2: ("○", "bold")}
 
@@ -94,5 +95,5 @@ def play_terminal(spec: GameSpec, player: Player, human: int, console: Console) 
 def run_terminal(spec: GameSpec, model: Path | None, budget: int, human: int, console: Console) -> GameState:
     """`zero play`: the given model, else the pretrained model or the champion that fits,
     else pure MCTS; `budget` simulations (or playouts) per move."""
-    player = player_for(spec, find_model(spec, model), simulations=budget, playouts=budget)
+    player = protocol_player(spec, find_model(spec, model), simulations=budget, playouts=budget)
     return play_terminal(spec, player, human, console)

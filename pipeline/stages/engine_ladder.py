@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.arena import GameRecord, PlayerDropped, paired_openings, play_lockstep, result_of
-from pipeline.engines import EngineConfig, EnginePlayer
 from pipeline.games.base import GameSpec
-from pipeline.players import Player
+from pipeline.match.arena import GameRecord, PlayerDropped, paired_openings, play_lockstep, result_of
+from pipeline.players.base import Player
+from pipeline.players.engines import EngineConfig, EnginePlayer
 
 
 def play_engine(

@@ -9,14 +9,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pipeline.arena import GameRecord, play_sequential
 from pipeline.config import Params
-from pipeline.games_table import replace_generation
+from pipeline.match.arena import GameRecord, play_sequential
+from pipeline.match.games_table import replace_generation
+from pipeline.match.sprt import SPRT
 from pipeline.nets.checkpoint import file_hash
-from pipeline.players import NetPlayer, PurePlayer
-from pipeline.sprt import SPRT
+from pipeline.players.factory import make_player
+from pipeline.players.search import PurePlayer
+from pipeline.runtime.workspace import Paths, derive_seed, load_state, write_json
 from pipeline.stages.engine_ladder import play_engine
-from pipeline.workspace import Paths, derive_seed, load_state, write_json
 
 
 def generation_name(generation: int) -> str:
@@ -52,7 +53,7 @@ def run_evaluate(params: Params, paths: Paths, log=print) -> dict[str, Any]:
     )
     spec = params.game
     candidate_hash = file_hash(paths.candidate)
-    candidate = NetPlayer.from_checkpoint(paths.candidate, spec, search, name="candidate")
+    candidate = make_player(str(paths.candidate), spec, search, name="candidate")
     me = generation_name(generation)
     seed = derive_seed(params.seed, generation, 7919)
 
@@ -90,7 +91,7 @@ def run_evaluate(params: Params, paths: Paths, log=print) -> dict[str, Any]:
         "vs_pure": vs_pure.summary(),
     }
     if cfg.vs_champion is not None:
-        champion = NetPlayer.from_checkpoint(paths.champion, spec, search, name="champion")
+        champion = make_player(str(paths.champion), spec, search, name="champion")
         vs_champion = play_sequential(
             spec,
             candidate,

@@ -10,12 +10,12 @@ from typing import Any
 
 import torch
 
-from pipeline.atomic import copy_atomic
 from pipeline.config import Params
 from pipeline.nets.checkpoint import load_checkpoint, save_checkpoint
 from pipeline.nets.resnet import PolicyValueNet
 from pipeline.nets.transfer import net_from
-from pipeline.workspace import Paths, State, save_state
+from pipeline.runtime.atomic import copy_atomic
+from pipeline.runtime.workspace import Paths, State, save_state
 
 # The checkout that holds this package and the shipped models/pretrained/.
 PROJECT_ROOT = Path(__file__).resolve().parents[2]

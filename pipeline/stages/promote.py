@@ -11,13 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pipeline.atomic import copy_atomic
 from pipeline.config import Params
-from pipeline.games_table import as_results, read_games
+from pipeline.match.games_table import as_results, read_games
+from pipeline.match.rating import anchor_elo, fit_ratings
 from pipeline.nets.checkpoint import file_hash
-from pipeline.rating import anchor_elo, fit_ratings
+from pipeline.runtime.atomic import copy_atomic
+from pipeline.runtime.workspace import Paths, load_state, read_json, save_state, write_json
 from pipeline.stages.evaluate import generation_name
-from pipeline.workspace import Paths, load_state, read_json, save_state, write_json
 
 
 class PromoteError(RuntimeError):
@@ -99,7 +99,7 @@ def run_promote(params: Params, paths: Paths, tracking_uri: str) -> dict[str, An
         copy_if_different(paths.candidate, paths.champion, digest)
         step("register")
         if params.promote.register_model:
-            from pipeline.tracking import register_champion
+            from pipeline.runtime.tracking import register_champion
 
             version = register_champion(tracking_uri, params.game, train["run_id"], paths.candidate.name, generation)
     step("state")
@@ -159,7 +159,7 @@ def run_promote(params: Params, paths: Paths, tracking_uri: str) -> dict[str, An
         "vs_champion_sprt": (evaluation.get("vs_champion") or {}).get("sprt"),
     }
     write_json(paths.report("promotion.json"), decision)
-    from pipeline.tracking import generation_tags, log_strength
+    from pipeline.runtime.tracking import generation_tags, log_strength
 
     sprt = evaluation["vs_pure"]["sprt"]
     strength = {

@@ -14,10 +14,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.ticker import MaxNLocator
 
-from pipeline.atomic import atomic_file
 from pipeline.config import Params
-from pipeline.tracking import metric_history
-from pipeline.workspace import Paths, load_state, read_json
+from pipeline.runtime.atomic import atomic_file
+from pipeline.runtime.tracking import metric_history
+from pipeline.runtime.workspace import Paths, load_state, read_json
 
 
 def training_curves(uri: str, history: list[dict[str, Any]]) -> dict[str, list[tuple[int, float, int]]]:
@@ -121,7 +121,7 @@ def plot_strength(history: list[dict[str, Any]], path, ratings: dict[int, float]
 def generation_ratings(params: Params, paths: Paths) -> tuple[dict[int, float], dict[int, float], dict[str, float]]:
     """Ratings of every evaluated generation, of the pure-MCTS anchors that were played,
     and of any other opponent (external engines) on the same scale."""
-    from pipeline.rating import pure_playouts
+    from pipeline.match.rating import pure_playouts
     from pipeline.stages.promote import ratings_now
 
     ratings = ratings_now(params, paths)

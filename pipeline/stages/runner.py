@@ -7,9 +7,9 @@ from typing import Any
 
 from pipeline.config import Params
 from pipeline.nets.checkpoint import CheckpointError
-from pipeline.replay import ReplayError
+from pipeline.runtime.workspace import Paths
+from pipeline.selfplay.replay import ReplayError
 from pipeline.stages.promote import PromoteError
-from pipeline.workspace import Paths
 
 
 class StageError(RuntimeError):
@@ -19,7 +19,7 @@ class StageError(RuntimeError):
 def run_stage(
     name: str, params: Params, paths: Paths, tracking_uri: str | None = None, log: Callable[[str], None] = print
 ) -> dict[str, Any]:
-    from pipeline.tracking import tracking_uri as default_uri
+    from pipeline.runtime.tracking import tracking_uri as default_uri
 
     uri = tracking_uri or default_uri(paths.root)
     try:

@@ -11,13 +11,13 @@ from typing import Any
 
 import numpy as np
 
-from pipeline import interrupt
 from pipeline.config import Params
 from pipeline.games.base import GameSpec
-from pipeline.progress import Progress, current, set_current
-from pipeline.replay import Positions, ReplayError, generation_dir, read_shard, spec_header, write_shard
-from pipeline.selfplay import SelfPlayConfig, resign_threshold_for
-from pipeline.workspace import Paths, derive_seed, load_state, write_json
+from pipeline.runtime import interrupt
+from pipeline.runtime.progress import Progress, current, set_current
+from pipeline.runtime.workspace import Paths, derive_seed, load_state, write_json
+from pipeline.selfplay.play import SelfPlayConfig, resign_threshold_for
+from pipeline.selfplay.replay import Positions, ReplayError, generation_dir, read_shard, spec_header, write_shard
 
 
 def plan(games: int, tasks: int) -> list[int]:
@@ -33,7 +33,7 @@ def play_shard(job: dict[str, Any], model: bytes) -> tuple[dict[str, np.ndarray]
     from pipeline.nets.checkpoint import load_checkpoint
     from pipeline.nets.evaluator import shared_evaluator
     from pipeline.nets.inference import InferenceConfig
-    from pipeline.selfplay import play_games
+    from pipeline.selfplay.play import play_games
 
     started_at = time.time()  # the task's span includes loading the model and the evaluator
     interrupt.install_in_worker()  # in a pool worker process: a signal stops its games
@@ -133,7 +133,7 @@ def existing_shard(path: Path, spec: GameSpec, games: int) -> dict[str, Any] | N
 
 
 def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
-    from pipeline.parallel import run_selfplay_flow
+    from pipeline.runtime.parallel import run_selfplay_flow
 
     spec = params.game
     state = load_state(paths)

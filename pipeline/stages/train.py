@@ -8,10 +8,10 @@ from typing import Any
 
 from pipeline.config import Params
 from pipeline.nets.checkpoint import file_hash
-from pipeline.nets.data import ReplayDataModule
-from pipeline.tracking import generation_tags
-from pipeline.training import train_network
-from pipeline.workspace import Paths, derive_seed, load_state, write_json
+from pipeline.runtime.tracking import generation_tags
+from pipeline.runtime.workspace import Paths, derive_seed, load_state, write_json
+from pipeline.training.data import ReplayDataModule
+from pipeline.training.loop import train_network
 
 
 def run_train(params: Params, paths: Paths, tracking_uri: str, progress: bool = False) -> dict[str, Any]:

@@ -13,9 +13,9 @@ from pipeline.config import load_params
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import checkpoint_plays, load_checkpoint, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
+from pipeline.runtime.workspace import Paths
 from pipeline.stages.init import run_init
 from pipeline.stages.runner import run_stage
-from pipeline.workspace import Paths
 from tests.conftest import BIN, TINY_PARAMS, make_workspace
 
 pytestmark = pytest.mark.integration

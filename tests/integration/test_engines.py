@@ -14,20 +14,21 @@ import pytest
 import torch
 import yaml
 
-from pipeline.arena import PlayerDropped, paired_openings, play_lockstep, play_sequential
-from pipeline.bot import Forfeit
 from pipeline.config import ParamsError, load_params
 from pipeline.games.base import GameSpec
-from pipeline.games_table import read_games
+from pipeline.match.arena import PlayerDropped, paired_openings, play_lockstep, play_sequential
+from pipeline.match.games_table import read_games
+from pipeline.match.sprt import SPRTConfig
 from pipeline.nets.checkpoint import save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
-from pipeline.players import PurePlayer, make_player
+from pipeline.players.base import Forfeit
+from pipeline.players.factory import make_player
+from pipeline.players.search import PurePlayer
+from pipeline.runtime.workspace import Paths
 from pipeline.search.mcts import SearchConfig
-from pipeline.sprt import SPRTConfig
 from pipeline.stages.evaluate import run_evaluate
 from pipeline.stages.init import run_init
 from pipeline.stages.promote import ratings_now
-from pipeline.workspace import Paths
 from tests.conftest import BIN, TINY_PARAMS, make_workspace
 
 pytestmark = pytest.mark.integration
@@ -261,7 +262,7 @@ def test_engines_in_params_must_speak_for_the_game(tmp_path):
 def test_the_web_app_offers_the_engines_declared_in_params(tmp_path):
     from fastapi.testclient import TestClient
 
-    from pipeline.engines import parse_engine
+    from pipeline.players.engines import parse_engine
     from pipeline.serve.app import create_app
 
     engines = [

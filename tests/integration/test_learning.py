@@ -9,8 +9,8 @@ import torch
 from pipeline.config import load_params
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import load_checkpoint
+from pipeline.runtime.workspace import Paths, load_state
 from pipeline.stages.runner import run_stage
-from pipeline.workspace import Paths, load_state
 from tests.conftest import make_workspace
 
 pytestmark = pytest.mark.integration

@@ -10,15 +10,15 @@ import yaml
 from mlflow.tracking import MlflowClient
 
 from pipeline.config import load_params
-from pipeline.games_table import read_games
+from pipeline.match.games_table import read_games
 from pipeline.nets.checkpoint import file_hash, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
-from pipeline.replay import read_shard
+from pipeline.runtime.tracking import registered_name
+from pipeline.runtime.workspace import Paths
+from pipeline.selfplay.replay import read_shard
 from pipeline.stages import promote as promote_stage
 from pipeline.stages.init import run_init
 from pipeline.stages.runner import StageError, run_stage
-from pipeline.tracking import registered_name
-from pipeline.workspace import Paths
 from tests.conftest import BIN, TINY_PARAMS, make_workspace, sh
 
 pytestmark = pytest.mark.integration

@@ -11,8 +11,8 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from pipeline.nets.checkpoint import file_hash
-from pipeline.replay import read_shard
-from pipeline.tracking import experiment_name
+from pipeline.runtime.tracking import experiment_name
+from pipeline.selfplay.replay import read_shard
 from tests.conftest import BIN, GIT_ID, TINY_PARAMS, env, make_workspace, sh
 
 pytestmark = pytest.mark.integration

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import yaml
 
-from pipeline.replay import read_shard
+from pipeline.selfplay.replay import read_shard
 from tests.conftest import BIN, TINY_PARAMS, make_workspace, sh
 
 pytestmark = pytest.mark.integration

@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 import yaml
 
-from pipeline.replay import read_shard
+from pipeline.selfplay.replay import read_shard
 from tests.conftest import BIN, REPO, TINY_PARAMS, env, make_workspace, sh
 
 pytestmark = pytest.mark.integration
@@ -170,10 +170,10 @@ def test_mlflow_server_serves_the_training_curves(tmp_path):
 
     from pipeline.config import TrainConfig
     from pipeline.games.base import GameSpec
-    from pipeline.nets.data import ReplayDataModule
     from pipeline.nets.resnet import NetSpec
-    from pipeline.replay import Positions
-    from pipeline.training import train_network
+    from pipeline.selfplay.replay import Positions
+    from pipeline.training.data import ReplayDataModule
+    from pipeline.training.loop import train_network
 
     spec = GameSpec.parse("gomoku:5x5:k4")
     rng = np.random.default_rng(0)
@@ -234,7 +234,7 @@ def test_runs_started_at_once_share_prefects_fresh_database(tmp_path):
         "import sys, time\n"
         "while time.time() < float(sys.argv[1]):\n"
         "    time.sleep(0.001)\n"
-        "from pipeline.prefect_api import ensure_server\n"
+        "from pipeline.runtime.prefect_server import ensure_server\n"
         "print('api', ensure_server(), flush=True)\n"
     )
     run_env = env() | {"PREFECT_HOME": str(tmp_path / "prefect-home"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}

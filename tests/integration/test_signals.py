@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pipeline.replay import read_shard
+from pipeline.selfplay.replay import read_shard
 from tests.conftest import BIN, TINY_PARAMS, env, make_workspace, sh
 
 pytestmark = pytest.mark.integration

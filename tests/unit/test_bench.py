@@ -3,7 +3,7 @@ integration tests)."""
 
 import pytest
 
-from pipeline.bench import BIG_BOARDS, BIG_NET, midgame, net_label, parse_net
+from pipeline.bench.search import BIG_BOARDS, BIG_NET, midgame, net_label, parse_net
 from pipeline.games.base import GameSpec
 from pipeline.nets.resnet import NetSpec
 

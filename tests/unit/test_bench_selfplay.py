@@ -1,8 +1,8 @@
 """`zero bench --selfplay`: every variant measured in one run, ratios to eager torch."""
 
 import pytest
+from pipeline.bench.selfplay import BASELINE, Played, bench_selfplay_variants, selfplay_records
 
-from pipeline.bench_selfplay import BASELINE, Played, bench_selfplay_variants, selfplay_records
 from pipeline.config import load_params
 from pipeline.games.base import GameSpec
 
@@ -51,7 +51,7 @@ def test_variants_take_turns_and_are_charged_their_own_time():
     import threading
     import time
 
-    from pipeline.bench_selfplay import Baton
+    from pipeline.bench.selfplay import Baton
 
     baton = Baton(["a", "b"])
     log = []

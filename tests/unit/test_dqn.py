@@ -8,7 +8,7 @@ from pipeline.dqn.memory import ReplayMemory
 from pipeline.dqn.qnet import QNetSpec, QNetwork
 from pipeline.dqn.td import td_target
 from pipeline.games.base import GameSpec
-from pipeline.players import DQNPlayer
+from pipeline.players.dqn import DQNPlayer
 
 pytestmark = pytest.mark.unit
 

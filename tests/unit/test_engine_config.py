@@ -5,9 +5,9 @@ import sys
 
 import pytest
 
-from pipeline.engines import EngineConfig, is_engine_text, parse_engine
 from pipeline.games.base import GameSpec
-from pipeline.players import make_player
+from pipeline.players.engines import EngineConfig, is_engine_text, parse_engine
+from pipeline.players.factory import make_player
 
 pytestmark = pytest.mark.unit
 

@@ -174,14 +174,14 @@ def test_a_players_net_runs_on_one_thread_whatever_the_process_has():
     """The bots that play one game (brain, HTP, web, evaluate) search a few leaves at a
     time: torch's default of a thread per core made a single 15x15 forward 100x slower
     whenever the cores were busy, and the brain's timed move got one simulation."""
-    from pipeline.players import model_player
+    from pipeline.players.search import NetPlayer, player_evaluator
     from pipeline.search.mcts import SearchConfig
 
     net = PolicyValueNet(GameSpec.parse("gomoku:7:k4"), NetSpec(blocks=1, channels=16))
     before = torch.get_num_threads()
     try:
         torch.set_num_threads(2)
-        player = model_player(net, SearchConfig(simulations=8), "net")
+        player = NetPlayer(player_evaluator(net), SearchConfig(simulations=8), "net")
         seen = []
         original = player.evaluator._run.model.forward
 
@@ -236,7 +236,7 @@ def test_one_shared_evaluator_serves_the_threads_of_a_process(tmp_path, backend)
 
 
 def test_training_runs_on_the_cpu_without_a_gpu_and_mixed_precision_with_one(monkeypatch):
-    from pipeline.training import trainer_device
+    from pipeline.training.loop import trainer_device
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     assert trainer_device("auto") == ("cpu", "32-true")

@@ -6,11 +6,11 @@ import io
 import pytest
 
 from pipeline.games.base import GameSpec
-from pipeline.interrupt import Interrupted
-from pipeline.progress import Progress, duration
+from pipeline.runtime.interrupt import Interrupted
+from pipeline.runtime.progress import Progress, duration
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import SearchConfig
-from pipeline.selfplay import SelfPlayConfig, play_games
+from pipeline.selfplay.play import SelfPlayConfig, play_games
 from pipeline.stages.selfplay import wall_seconds
 
 pytestmark = pytest.mark.unit

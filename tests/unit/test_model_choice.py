@@ -1,14 +1,14 @@
-"""Which model plays a board (`pipeline.discovery.choose_model`), and the brain and the HTP
+"""Which model plays a board (`pipeline.players.discovery.choose_model`), and the brain and the HTP
 engine picking it again whenever the board or the rule changes in a session."""
 
 import io
 
 import pytest
 
-from pipeline.discovery import choose_model
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import CheckpointError, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
+from pipeline.players.discovery import choose_model
 from pipeline.serve.brain import run_brain
 from pipeline.serve.htp import run_htp
 

@@ -4,7 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.players import NetPlayer, checkpoint_game, make_player
+from pipeline.players.factory import make_player
+from pipeline.players.models import checkpoint_game
+from pipeline.players.search import NetPlayer
 from pipeline.search.mcts import SearchConfig
 
 pytestmark = pytest.mark.unit

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from pipeline.rating import anchor_elo, expected_score, fit_ratings
+from pipeline.match.rating import anchor_elo, expected_score, fit_ratings
 
 pytestmark = pytest.mark.unit
 

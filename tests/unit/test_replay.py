@@ -4,9 +4,9 @@ import torch
 
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from pipeline.nets.data import ReplayDataModule
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
-from pipeline.replay import Positions, ReplayError, augment, load_window, read_shard, spec_header, write_shard
+from pipeline.selfplay.replay import Positions, ReplayError, augment, load_window, read_shard, spec_header, write_shard
+from pipeline.training.data import ReplayDataModule
 
 pytestmark = pytest.mark.unit
 

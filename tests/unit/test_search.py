@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from pipeline.games.base import GameSpec, GameState
-from pipeline.players import NetPlayer, PurePlayer
+from pipeline.players.search import NetPlayer, PurePlayer
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
 from pipeline.search.pure import PureMCTS

@@ -4,7 +4,7 @@ import pytest
 from pipeline.games.base import GameSpec
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
-from pipeline.selfplay import SelfPlayConfig, play_games, resign_threshold_for
+from pipeline.selfplay.play import SelfPlayConfig, play_games, resign_threshold_for
 
 pytestmark = pytest.mark.unit
 

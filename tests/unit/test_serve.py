@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from pipeline.discovery import find_model, scan_models
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import CheckpointError, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
-from pipeline.players import NetPlayer, PurePlayer, player_for
+from pipeline.players.discovery import find_model, scan_models
+from pipeline.players.factory import protocol_player
+from pipeline.players.search import NetPlayer, PurePlayer
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import SearchConfig
 from pipeline.search.tree import ACTION, VISITS
@@ -156,10 +157,10 @@ def test_model_discovery_is_one_place(models, tmp_path):
     assert find_model(GameSpec.parse("hex:5"), sources=[models]) is None  # pure MCTS then
     with pytest.raises(CheckpointError):
         find_model(GameSpec.parse("hex:5"), explicit=models / "tiny-7x7.pt")
-    bot = player_for(SPEC, find_model(SPEC, sources=[models]), simulations=12)
+    bot = protocol_player(SPEC, find_model(SPEC, sources=[models]), simulations=12)
     thought = bot.think(SPEC.new_game())
     assert thought.simulations == 12 and np.isclose(thought.visits.sum(), 11)
-    assert isinstance(player_for(SPEC, None, playouts=50), PurePlayer)
+    assert isinstance(protocol_player(SPEC, None, playouts=50), PurePlayer)
 
 
 def test_the_web_app_takes_its_board_limits_from_the_game_spec(models):

@@ -13,8 +13,8 @@ from pipeline.nets.checkpoint import CheckpointError, checkpoint_plays, load_che
 from pipeline.nets.evaluator import NetEvaluator
 from pipeline.nets.resnet import NetSpec, PolicyValueNet, for_board
 from pipeline.nets.transfer import net_from
+from pipeline.runtime.workspace import Paths
 from pipeline.stages.init import run_init
-from pipeline.workspace import Paths
 
 pytestmark = pytest.mark.unit
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from pipeline.arena import play_sequential
 from pipeline.games.base import GameSpec
-from pipeline.sprt import SPRT, SPRTConfig, VsChampionTest, VsPureTest, game_llr
+from pipeline.match.arena import play_sequential
+from pipeline.match.sprt import SPRT, SPRTConfig, VsChampionTest, VsPureTest, game_llr
 
 pytestmark = pytest.mark.unit
 

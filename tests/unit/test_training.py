@@ -5,12 +5,12 @@ import torch
 from pipeline.config import TrainConfig
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import save_checkpoint
-from pipeline.nets.data import ReplayDataModule
-from pipeline.nets.module import PolicyValueModule
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
-from pipeline.replay import Positions
-from pipeline.tracking import metric_history
-from pipeline.training import train_network
+from pipeline.runtime.tracking import metric_history
+from pipeline.selfplay.replay import Positions
+from pipeline.training.data import ReplayDataModule
+from pipeline.training.loop import train_network
+from pipeline.training.module import PolicyValueModule
 
 pytestmark = pytest.mark.unit
 

@@ -1,0 +1,250 @@
+"""Matches between two players: colours alternate, openings are seeded and played twice
+(once with each colour), results come with Wilson intervals and an Elo estimate; a
+sequential match plays rounds of such pairs until an SPRT decides."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from pipeline.games.base import GameSpec, GameState
+from pipeline.match.sprt import SPRT, SPRTConfig
+from pipeline.players.base import Forfeit, Player
+
+
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (draws count as half a win)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def elo_difference(score: float, n: int) -> float:
+    """Elo of the first player over the second from its score fraction (clipped so a
+    clean sweep gives a finite figure: half a game short of perfect)."""
+    if n == 0:
+        return 0.0
+    p = min(max(score, 0.5 / n), 1 - 0.5 / n)
+    return -400.0 * math.log10(1.0 / p - 1.0)
+
+
+@dataclass
+class MatchResult:
+    player: str
+    opponent: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    wins_as_first: int
+    wins_as_second: int
+    lengths: list[int] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+    def summary(self) -> dict[str, object]:
+        low, high = wilson(self.wins + 0.5 * self.draws, self.games)
+        out = asdict(self)
+        out.pop("lengths")
+        out.update(
+            score=round(self.score, 4),
+            win_rate=round(self.wins / self.games, 4) if self.games else 0.0,
+            interval_95=[round(low, 4), round(high, 4)],
+            elo=round(elo_difference(self.score, self.games), 1),
+            mean_length=round(float(np.mean(self.lengths)), 2) if self.lengths else 0.0,
+        )
+        return out
+
+
+def random_opening(spec: GameSpec, plies: int, rng: np.random.Generator) -> list[int]:
+    """`plies` random moves that do not end the game (swap never chosen)."""
+    while True:
+        state = spec.new_game()
+        moves = []
+        for _ in range(plies):
+            cells = [a for a in state.legal_actions() if a < spec.cells]
+            a = int(rng.choice(cells))
+            state.apply(a)
+            moves.append(a)
+            if state.is_terminal:
+                break
+        if not state.is_terminal:
+            return moves
+
+
+@dataclass
+class GameRecord:
+    """One finished game of a match, from `player`'s side."""
+
+    index: int
+    pair: int
+    player_first: bool
+    score: float  # 1 win, 0.5 draw, 0 loss for `player`
+    plies: int
+    opening: list[int]
+    reason: str = ""  # why the game ended other than by the rules ("forfeit: ...", the loser's fault)
+
+
+class PlayerDropped(Exception):
+    """A player left the match (an external engine with too many faults). `records` are
+    the games finished before it left: they count as played."""
+
+    def __init__(self, message: str, records: list[GameRecord]):
+        super().__init__(message)
+        self.records = records
+
+
+def paired_openings(spec: GameSpec, pairs: int, plies: int, rng: np.random.Generator) -> list[list[int]]:
+    return [random_opening(spec, plies, rng) for _ in range(pairs)]
+
+
+def play_lockstep(
+    spec: GameSpec,
+    player: Player,
+    opponent: Player,
+    openings: list[list[int]],
+    seed: int,
+    first_index: int = 0,
+    on_game_end: Callable[[GameRecord], None] | None = None,
+) -> list[GameRecord]:
+    """Two games per opening, `player` first in the even one; all games advance in
+    lockstep so a network player batches its evaluations across them. A player that
+    raises `Forfeit` loses those games (the reason recorded); one that asks to be dropped
+    ends the match with `PlayerDropped`, carrying the games finished so far."""
+    games = 2 * len(openings)
+    states: list[GameState] = []
+    for g in range(games):
+        state = spec.new_game()
+        for a in openings[g // 2]:
+            state.apply(a)
+        states.append(state)
+    player.start(spec, games, seed)
+    opponent.start(spec, games, seed + 1)
+    first = [g % 2 for g in range(games)]  # the colour `player` has in game g
+    records: list[GameRecord | None] = [None] * games
+    done = [False] * games
+
+    def finish(g: int, score: float, reason: str = "") -> None:
+        done[g] = True
+        rec = GameRecord(
+            first_index + g, (first_index + g) // 2, first[g] == 0, score, states[g].ply, list(openings[g // 2]), reason
+        )
+        records[g] = rec
+        if on_game_end:
+            on_game_end(rec)
+
+    while not all(done):
+        for side, who in ((0, player), (1, opponent)):
+            turn = [g for g in range(games) if not done[g] and ((states[g].current_player == first[g]) == (side == 0))]
+            if not turn:
+                continue
+            forfeit = Forfeit({})
+            try:
+                moves = who.choose(turn, [states[g] for g in turn])
+            except Forfeit as raised:
+                forfeit = raised
+                moves = [forfeit.moves.get(g, -1) for g in turn]
+            for g, a in zip(turn, moves, strict=True):
+                if g in forfeit.reasons:
+                    finish(g, float(side == 1), f"forfeit: {forfeit.reasons[g]}")
+                    continue
+                states[g].apply(a)
+                player.observe(g, states[g], a)
+                opponent.observe(g, states[g], a)
+                if states[g].is_terminal:
+                    winner = states[g].winner
+                    finish(g, 0.5 if winner is None else float(winner == first[g]))
+            if forfeit.drop:
+                raise PlayerDropped(forfeit.drop, [r for r in records if r is not None])
+    return [r for r in records if r is not None]
+
+
+def result_of(player: str, opponent: str, records: list[GameRecord]) -> MatchResult:
+    result = MatchResult(player, opponent, len(records), 0, 0, 0, 0, 0)
+    for r in records:
+        result.lengths.append(r.plies)
+        if r.score == 0.5:
+            result.draws += 1
+        elif r.score == 1.0:
+            result.wins += 1
+            if r.player_first:
+                result.wins_as_first += 1
+            else:
+                result.wins_as_second += 1
+        else:
+            result.losses += 1
+    return result
+
+
+def play_match(
+    spec: GameSpec,
+    player: Player,
+    opponent: Player,
+    games: int,
+    seed: int = 0,
+    opening_plies: int = 0,
+    on_game_end=None,
+) -> MatchResult:
+    """`player` takes the first move in even-numbered games, `opponent` in odd ones; game
+    2i and 2i+1 share an opening. All games advance in lockstep."""
+    rng = np.random.default_rng(seed)
+    openings = paired_openings(spec, (games + 1) // 2, opening_plies, rng)
+    records = play_lockstep(
+        spec, player, opponent, openings, seed, on_game_end=(lambda r: on_game_end(r.index)) if on_game_end else None
+    )
+    # An odd count drops the last game of the last pair, as before.
+    return result_of(player.name, opponent.name, [r for r in records if r.index < games])
+
+
+@dataclass
+class SequentialResult:
+    match: MatchResult
+    sprt: dict[str, object]
+    records: list[GameRecord]
+
+    def summary(self) -> dict[str, object]:
+        return {**self.match.summary(), "sprt": self.sprt}
+
+
+def play_sequential(
+    spec: GameSpec,
+    player: Player,
+    opponent: Player,
+    test: SPRTConfig,
+    seed: int = 0,
+    opening_plies: int = 0,
+    pairs_per_round: int = 5,
+    on_round: Callable[[SPRT], None] | None = None,
+) -> SequentialResult:
+    """Rounds of paired games (same opening, both colours) until the SPRT decides or its
+    game limit is reached. Every game played counts, also those of the deciding round
+    that finished after the decision would have been reached (discarding them would bias
+    the result)."""
+    rng = np.random.default_rng(seed)
+    sprt = SPRT(test)
+    records: list[GameRecord] = []
+    round_no = 0
+    while sprt.decision is None:
+        pairs = min(pairs_per_round, (test.max_games - sprt.games + 1) // 2)
+        openings = paired_openings(spec, pairs, opening_plies, rng)
+        try:
+            played = play_lockstep(spec, player, opponent, openings, seed + 7 * round_no, first_index=len(records))
+        except PlayerDropped as dropped:
+            dropped.records = records + dropped.records
+            raise
+        for r in played:  # in game order already
+            sprt.add(r.score)
+        records += played
+        round_no += 1
+        if on_round:
+            on_round(sprt)
+    return SequentialResult(result_of(player.name, opponent.name, records), sprt.summary(), records)

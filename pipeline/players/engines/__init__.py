@@ -1,0 +1,7 @@
+"""External engines as players: Gomocup brains and HTP (GTP) Hex engines, run as
+subprocesses and driven through the one bot interface."""
+
+from pipeline.players.engines.config import EngineConfig, is_engine_text, parse_engine
+from pipeline.players.engines.player import EnginePlayer
+
+__all__ = ["EngineConfig", "EnginePlayer", "is_engine_text", "parse_engine"]

@@ -1,0 +1,104 @@
+"""HTP, the GTP dialect of Hex engines (MoHex, HexGui), as the controller speaks it. Each
+command is answered `= result` or `? error` and an empty line. A board is `boardsize N`
+and `clear_board`; the time per move is offered as `time_settings 0 T 1` (an engine that
+does not know it may refuse); the config's `setup` lines (engine options such as
+`param_mohex max_games 1000`) follow. Moves are `play b|w CELL` and `genmove b|w`; a cell is
+a column letter and a row number from 1 at the top (a1 is the top-left); the swap is
+`swap-pieces`. An answer `resign` loses the game; `? ...` to a move we pass on, garbage,
+an illegal move or silence is a fault."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.games.base import GameState, IllegalMoveError
+from pipeline.players.engines.process import EngineFault, shown
+from pipeline.players.engines.session import Session
+
+ANSWER = re.compile(r"^([=?])(\d*)\s*(.*)$")
+CELL = re.compile(r"^([a-z]\d{1,2}|swap|swap-pieces)$")
+COLOURS = ("b", "w")
+
+
+class Resigned(EngineFault):
+    """The engine resigned: a lost game, not a fault."""
+
+
+class HtpSession(Session):
+    goodbye = "quit"
+
+    def command(self, line: str, what: str, seconds: float | None = None) -> None:
+        self.process.send(line)
+        self.expect(what, self.config.startup_seconds if seconds is None else seconds, line)
+
+    def new_board(self) -> None:
+        first = self.known is None
+        if first:  # once per process: an engine may rebuild itself for a new size
+            self.command(f"boardsize {self.spec.width}", "an answer to boardsize")
+        self.command("clear_board", "an answer to clear_board")
+        if first:
+            turn = max(1, round(self.config.turn_seconds))
+            self.command(f"time_settings 0 {turn} 1", "optional")
+            for line in self.config.setup:
+                self.command(line, "an answer to a setup command")
+        self.known = []
+
+    def name(self, action: int) -> str:
+        name = self.spec.action_name(action)
+        return "swap-pieces" if name == "swap" else name
+
+    def ask(self, state: GameState) -> None:
+        history = state.history
+        known = self.known or []
+        if history[: len(known)] != known:  # another game on this process
+            self.command("clear_board", "an answer to clear_board")
+            known = []
+        replay = self.spec.new_game()
+        for i, action in enumerate(history):
+            if i >= len(known):
+                self.command(f"play {COLOURS[replay.current_player]} {self.name(action)}", "an answer to play")
+            replay.apply(action)
+        self.known = list(history)
+        self.command(f"genmove {COLOURS[state.current_player]}", "move", self.move_seconds)
+
+    def read_answer(self, what: str, deadline: float) -> tuple[bool, str]:
+        """(accepted, text) of the next answer; blank lines between answers are skipped."""
+        while True:
+            line = self.process.read_line(deadline, what)
+            if line.strip():
+                break
+        match = ANSWER.match(line.strip())
+        if match is None:
+            raise EngineFault(f"malformed answer {shown(line)} (expected = or ?)")
+        text = [match[3]]
+        while True:  # the answer goes on until an empty line
+            more = self.process.read_line(deadline, what)
+            if not more.strip():
+                break
+            text.append(more)
+        return match[1] == "=", "\n".join(text).strip()
+
+    def answer(self, state: GameState) -> int:
+        while self.pending:
+            expect = self.pending.pop(0)
+            accepted, text = self.read_answer(expect.what, self.deadline(expect))
+            self.answered()
+            if expect.what == "optional":
+                continue
+            if not accepted:
+                raise EngineFault(f"refused {shown(expect.command)}: {shown(text)}")
+            if expect.what != "move":
+                continue
+            word = text.lower()
+            if word == "resign":
+                raise Resigned("resigned")
+            if not CELL.match(word):
+                raise EngineFault(f"malformed answer {shown(text)} (expected a cell like a1)")
+            try:
+                action = self.spec.parse_action(word)
+            except IllegalMoveError as exc:
+                raise EngineFault(f"illegal move {exc}") from None
+            action = self.check_move(state, action, f"{text}: not a legal move here")
+            self.known = [*state.history, action]
+            return action
+        raise EngineFault("no move was asked")

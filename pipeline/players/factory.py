@@ -1,0 +1,80 @@
+"""From a player's text form to a player: the one way every front end builds one (the CLI,
+the stages, the DQN comparison, the web app, the Gomocup brain, the HTP engine and the
+terminal game).
+
+Text forms: `random`; `pure:N` (pure MCTS at N playouts a move); an external engine
+(`gomocup:COMMAND`, `htp:COMMAND`, see `pipeline.players.engines.config`); a checkpoint path
+(`net:PATH`, `dqn:PATH`, or just the path), played through its search (a policy-value net)
+or greedily (a DQN)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from pipeline.dqn.qnet import QNetwork
+from pipeline.games.base import GameSpec
+from pipeline.nets.resnet import PolicyValueNet
+from pipeline.players.base import Player
+from pipeline.players.dqn import DQNPlayer
+from pipeline.players.engines import EnginePlayer, is_engine_text, parse_engine
+from pipeline.players.models import load_model
+from pipeline.players.search import NetPlayer, PurePlayer, RandomPlayer, player_evaluator
+from pipeline.search.mcts import SearchConfig
+
+ModelLoader = Callable[[Path, GameSpec], PolicyValueNet | QNetwork]
+
+
+def pure_text(playouts: int) -> str:
+    return f"pure:{playouts}"
+
+
+def make_player(
+    text: str,
+    spec: GameSpec,
+    search: SearchConfig | None = None,
+    models: Path | None = None,
+    *,
+    name: str | None = None,
+    reuse: bool = False,
+    load: ModelLoader = load_model,
+) -> Player:
+    """The player `text` names, for games of `spec`.
+
+    `search` is the net's search (default `SearchConfig()`); `models` is where a relative
+    checkpoint path is looked up; `name` replaces the player's default name (the checkpoint's
+    stem, `pure:N`); `reuse` keeps pure MCTS's tree between moves, as a player of one long
+    game does (the ladder does not reuse); `load` reads a checkpoint (a front end that keeps
+    models loaded passes its cache)."""
+    if is_engine_text(text):
+        engine = parse_engine(text)
+        engine.check_game(spec)
+        return EnginePlayer(engine)
+    if text == "random":
+        return RandomPlayer()
+    if text.startswith("pure:"):
+        try:
+            playouts = int(text.split(":", 1)[1])
+        except ValueError:
+            raise ValueError(f"{text!r}: pure MCTS takes a playout count, like pure:1000") from None
+        if playouts < 1:
+            raise ValueError(f"{text!r}: playouts must be at least 1")
+        player = PurePlayer(playouts, reuse=reuse)
+        if name:
+            player.name = name
+        return player
+    path = Path(text.removeprefix("net:").removeprefix("dqn:"))
+    if models is not None and not path.is_absolute():
+        path = models / path
+    model = load(path, spec)
+    if isinstance(model, PolicyValueNet):
+        return NetPlayer(player_evaluator(model), search or SearchConfig(), name or path.stem)
+    return DQNPlayer(model, name=name or path.stem)
+
+
+def protocol_player(spec: GameSpec, model: Path | None, simulations: int = 800, playouts: int = 20_000) -> Player:
+    """What a protocol front end (brain, HTP engine, terminal) plays: the checkpoint through
+    its search at `simulations` a move, or pure MCTS at `playouts` with its tree kept
+    between moves when there is no model (`pipeline.players.discovery.choose_model` finds it)."""
+    text = pure_text(playouts) if model is None else str(model)
+    return make_player(text, spec, SearchConfig(simulations=simulations), reuse=True)

@@ -1,0 +1,171 @@
+"""Players that search: pure MCTS (random rollouts) and a policy-value net through the
+batched PUCT search; and the uniformly random player, the zero of every scale."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from pipeline.games.base import GameSpec, GameState
+from pipeline.nets.evaluator import NetEvaluator
+from pipeline.nets.resnet import PolicyValueNet
+from pipeline.players.base import Thought, check_position
+from pipeline.search.evaluator import Evaluator
+from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
+from pipeline.search.pure import PureMCTS
+from pipeline.search.tree import VISITS
+
+
+class RandomPlayer:
+    def __init__(self) -> None:
+        self.name = "random"
+        self.rng = np.random.default_rng(0)
+
+    def start(self, spec: GameSpec, games: int, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def choose(self, games: list[int], states: list[GameState]) -> list[int]:
+        return [int(self.rng.choice(s.legal_actions())) for s in states]
+
+    def observe(self, game: int, state: GameState, action: int) -> None:
+        pass
+
+    def think(
+        self, state: GameState, budget: int | None = None, seconds: float | None = None, game: int = 0
+    ) -> Thought:
+        check_position(state)
+        action = self.choose([game], [state])[0]
+        return Thought(action, np.zeros(state.spec.num_actions, dtype=np.float32), 0.0, 0, 0.0)
+
+
+class PurePlayer:
+    """Pure MCTS (UCT, random rollouts) at a fixed number of playouts per move. With
+    `reuse`, each game's tree follows the moves played (the ladder does not reuse)."""
+
+    def __init__(self, playouts: int, c: float = 2.0, reuse: bool = False):
+        self.playouts = playouts
+        self.c = c
+        self.reuse = reuse
+        self.name = f"pure:{playouts}"
+        self.searchers: list[PureMCTS] = []
+        self.spec: GameSpec | None = None
+
+    def start(self, spec: GameSpec, games: int, seed: int) -> None:
+        self.spec = spec
+        self.searchers = [
+            PureMCTS(self.playouts, self.c, seed=seed * 1_000_003 + g, reuse=self.reuse) for g in range(games)
+        ]
+
+    def choose(self, games: list[int], states: list[GameState]) -> list[int]:
+        return [self.searchers[g].choose(s) for g, s in zip(games, states, strict=True)]
+
+    def observe(self, game: int, state: GameState, action: int) -> None:
+        if self.reuse and not state.is_terminal and game < len(self.searchers):
+            self.searchers[game].observe(state, action)
+
+    def think(
+        self, state: GameState, budget: int | None = None, seconds: float | None = None, game: int = 0
+    ) -> Thought:
+        check_position(state)
+        if self.spec != state.spec or game >= len(self.searchers):
+            self.start(state.spec, max(game + 1, 1), 0)
+        searcher = self.searchers[game]
+        start = time.perf_counter()
+        visits = searcher.search(state, playouts=budget or self.playouts, seconds=seconds)
+        return Thought(
+            searcher.best_action(),
+            visits,
+            searcher.root_value(),
+            searcher.last_playouts,
+            time.perf_counter() - start,
+        )
+
+
+def player_evaluator(model: PolicyValueNet) -> NetEvaluator:
+    """A player's net, on one intra-op thread for its small batches (a search's few leaves
+    at a time). With torch's default of a thread per core, one 15x15 forward took 0.4 s
+    instead of 3 ms whenever anything else kept the cores busy (the opponent engine under
+    Piskvork, a training run), and the brain's timed move got one simulation."""
+    return NetEvaluator(model, threads=1)
+
+
+class NetPlayer:
+    """A network through the batched PUCT search: no root noise, the most visited move
+    (a proven win taken, a proven loss avoided), or a sampled one during the first
+    `temperature_moves` plies. Each game's tree follows the moves played."""
+
+    def __init__(self, evaluator: Evaluator, search: SearchConfig, name: str = "net", temperature_moves: int = 0):
+        self.evaluator = evaluator
+        self.config = search.model_copy(update={"threat_guidance": False})  # never in evaluation
+        self.name = name
+        self.temperature_moves = temperature_moves
+        self.search: BatchedMCTS | None = None
+        self.rng = np.random.default_rng(0)
+        self.fresh = np.ones(0, dtype=np.bool_)
+        self.last_visits: dict[int, np.ndarray] = {}
+        self.last_value: dict[int, float] = {}
+
+    def start(self, spec: GameSpec, games: int, seed: int) -> None:
+        self.search = BatchedMCTS(spec, games, self.config, seed=seed)
+        self.rng = np.random.default_rng(seed)
+        self.fresh = np.ones(games, dtype=np.bool_)
+
+    def _sync(self, g: int, state: GameState) -> BatchedMCTS:
+        """Game g's tree, rooted at `state`: kept if it already is (tree reuse), else new."""
+        search = self.search
+        assert search is not None
+        if self.fresh[g] or not np.array_equal(search.roots[g], state.array):
+            search.reset(g, state.array)
+            self.fresh[g] = False
+        return search
+
+    def choose(self, games: list[int], states: list[GameState]) -> list[int]:
+        search = self.search
+        assert search is not None, "start() first"
+        active = np.zeros(search.games, dtype=np.bool_)
+        for g, s in zip(games, states, strict=True):
+            self._sync(g, s)
+            active[g] = True
+        visits = search.search(self.evaluator, active=active, noise=False)
+        return [self._pick(g, s, visits[g]) for g, s in zip(games, states, strict=True)]
+
+    def _pick(self, g: int, state: GameState, visits: np.ndarray) -> int:
+        assert self.search is not None
+        self.last_visits[g] = visits
+        self.last_value[g] = self.search.tree.root_value(g)
+        if state.ply < self.temperature_moves:
+            return pick_action(visits, 1.0, self.rng)
+        return self.search.tree.best_action(g)
+
+    def observe(self, game: int, state: GameState, action: int) -> None:
+        if self.search is not None and not state.is_terminal and not self.fresh[game]:
+            self.search.advance(game, action, state.array)
+
+    def think(
+        self, state: GameState, budget: int | None = None, seconds: float | None = None, game: int = 0
+    ) -> Thought:
+        check_position(state)
+        if self.search is None or self.search.spec != state.spec or game >= self.search.games:
+            self.start(state.spec, max(game + 1, 1), 0)
+        search = self._sync(game, state)
+        start = time.perf_counter()
+        before = int(search.tree.I[game, 0, VISITS])  # the root's visits so far (reused ones included)
+        active = np.zeros(search.games, dtype=np.bool_)
+        active[game] = True
+        visits = search.search(
+            self.evaluator, active=active, simulations=budget or self.config.simulations, seconds=seconds
+        )[game]
+        action = self._pick(game, state, visits)
+        simulations = int(search.tree.I[game, 0, VISITS]) - before
+        return Thought(action, visits, search.tree.root_value(game), simulations, time.perf_counter() - start)
+
+    def policy_value(self, state: GameState) -> tuple[np.ndarray, float]:
+        """The raw network policy (by action, legal moves only, normalised) and value."""
+        priors, values = self.evaluator(state.observation()[None])
+        legal = state.legal_mask()
+        policy = np.zeros(state.spec.num_actions, dtype=np.float32)
+        for a in np.flatnonzero(legal):
+            policy[a] = priors[0][state.presented_action(int(a))]
+        total = policy.sum()
+        return (policy / total if total > 0 else legal / legal.sum()), float(values[0])

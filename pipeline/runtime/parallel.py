@@ -1,0 +1,101 @@
+"""Parallel self-play: one Prefect task per shard on a chosen task runner (threads,
+processes, or Dask), each shard written as soon as its task finishes. It sits below the
+stages: the self-play stage hands over its own `play` and `write` functions, so nothing
+here imports a stage (and the flows above the stages import nothing from here)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+# Quiet, local defaults for a command-line tool; a user's own Prefect settings win.
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+os.environ.setdefault("PREFECT_SERVER_LOGGING_LEVEL", "WARNING")
+
+from prefect import flow, get_run_logger, task
+from prefect.cache_policies import NONE
+from prefect.futures import as_completed
+from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
+
+from pipeline.runtime.interrupt import Interrupted
+
+# (job, model bytes) -> (arrays, summary): plain data in and out, so a task runs the same
+# in a thread, a process or on a remote Dask worker.
+PlayShard = Callable[[dict[str, Any], bytes], tuple[dict[str, Any], dict[str, Any]]]
+# (job, base header, arrays, summary) -> the shard's header, after writing it.
+WriteShard = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any]]
+
+
+def make_task_runner(kind: str, workers: int, address: str | None) -> TaskRunner:
+    if kind == "threads":
+        return ThreadPoolTaskRunner(max_workers=workers)
+    if kind == "processes":
+        return ProcessPoolTaskRunner(max_workers=workers)
+    if kind == "dask":
+        from prefect_dask import DaskTaskRunner
+
+        if address:
+            return DaskTaskRunner(address=address)
+        return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1, "processes": True})
+    raise ValueError(f"unknown task runner {kind!r}: threads, processes or dask")
+
+
+@task(name="selfplay-shard", cache_policy=NONE, retries=0)
+def selfplay_shard(play: PlayShard, job: dict[str, Any], model: bytes):
+    """The shard's arrays and summary, or None when a Ctrl-C stopped its games: a stop
+    is not a task failure (no traceback), and the flow writes only finished shards."""
+    try:
+        return play(job, model)
+    except Interrupted:
+        return None
+
+
+@flow(name="selfplay", log_prints=False, validate_parameters=False)
+def selfplay_flow(
+    jobs: list[dict[str, Any]],
+    base_header: dict[str, Any],
+    runner: str,
+    workers: int,
+    address: str | None,
+    play: PlayShard,
+    write: WriteShard,
+) -> list[dict[str, Any]]:
+    """Play every job as a task; write each shard as soon as its task finishes, so a kill
+    loses only the games still in flight. After a Ctrl-C the stopped tasks return None
+    and the headers of the shards that did finish come back."""
+    logger = get_run_logger()
+    model = Path(jobs[0]["model_path"]).read_bytes()
+    headers = []
+    with make_task_runner(runner, workers, address) as task_runner:
+        futures = {task_runner.submit(selfplay_shard, {"play": play, "job": job, "model": model}): job for job in jobs}
+        for future in as_completed(list(futures)):
+            job = futures[future]
+            result = future.result()
+            if result is None:
+                continue
+            arrays, summary = result
+            headers.append(write(job, base_header, arrays, summary))
+            logger.info("shard %s: %s games, %s positions", job["task"], summary["games"], summary["positions"])
+    return headers
+
+
+def run_selfplay_flow(
+    jobs: list[dict[str, Any]],
+    base_header: dict[str, Any],
+    runner: str,
+    workers: int,
+    address: str | None,
+    play: PlayShard,
+    write: WriteShard,
+) -> list[dict[str, Any]]:
+    """The self-play flow as a Ctrl-C should find it: Prefect's temporary server out of
+    the terminal's reach, and the flow off the main thread so that our signal handlers
+    (not Prefect's SIGTERM handler) decide how it stops."""
+    from pipeline.runtime import interrupt
+    from pipeline.runtime.prefect_server import ensure_server
+
+    ensure_server()
+    return interrupt.run_in_thread(selfplay_flow, jobs, base_header, runner, workers, address, play, write)

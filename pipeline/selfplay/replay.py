@@ -1,0 +1,172 @@
+"""Replay shards: the training data that self-play writes and training reads.
+
+A shard is one compressed `.npz` file holding
+  obs      uint8   [n, C, H, W]  observation planes (presented frame, 0/1)
+  pi       float32 [n, A]        search visit distribution (presented frame)
+  z        int8    [n]           final result for the player to move: +1, 0, -1
+  game_id  int32   [n]           game index within the shard
+  ply      int16   [n]           move number within the game
+  header   str (0-d)             JSON: format, game spec, generation, model hash,
+                                 simulations, seed, games, positions
+Shards are written atomically (temp file in the same directory, fsync, rename), so a
+reader never sees a partial one."""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pipeline.games.base import GameSpec
+from pipeline.runtime.atomic import atomic_file
+
+FORMAT = "zero-replay/1"
+KEYS = ("obs", "pi", "z", "game_id", "ply", "header")
+GEN_DIR = re.compile(r"^gen-(\d{4,})$")
+
+
+class ReplayError(ValueError):
+    """A shard that cannot be used: corrupt, truncated, or for another game."""
+
+
+@dataclass
+class Positions:
+    """Training positions in memory, as written to and read from shards."""
+
+    obs: np.ndarray
+    pi: np.ndarray
+    z: np.ndarray
+    game_id: np.ndarray
+    ply: np.ndarray
+    header: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.z.shape[0])
+
+    @staticmethod
+    def empty(obs_shape: tuple[int, ...], num_actions: int) -> Positions:
+        return Positions(
+            obs=np.zeros((0, *obs_shape), dtype=np.uint8),
+            pi=np.zeros((0, num_actions), dtype=np.float32),
+            z=np.zeros(0, dtype=np.int8),
+            game_id=np.zeros(0, dtype=np.int32),
+            ply=np.zeros(0, dtype=np.int16),
+        )
+
+    @staticmethod
+    def concat(parts: list[Positions]) -> Positions:
+        if not parts:
+            raise ReplayError("no positions to concatenate")
+        return Positions(
+            obs=np.concatenate([p.obs for p in parts]),
+            pi=np.concatenate([p.pi for p in parts]),
+            z=np.concatenate([p.z for p in parts]),
+            game_id=np.concatenate([p.game_id for p in parts]),
+            ply=np.concatenate([p.ply for p in parts]),
+            header=dict(parts[0].header),
+        )
+
+
+def spec_header(spec: GameSpec) -> dict[str, Any]:
+    """The game fields every shard header carries."""
+    return spec.model_dump()
+
+
+def write_shard(path: Path, positions: Positions, header: dict[str, Any]) -> Path:
+    """Write atomically: a crash leaves either the whole shard or none of it."""
+    full = {"format": FORMAT, **header, "positions": len(positions)}
+    with atomic_file(path) as f:
+        np.savez_compressed(
+            f,
+            obs=positions.obs.astype(np.uint8, copy=False),
+            pi=positions.pi.astype(np.float32, copy=False),
+            z=positions.z.astype(np.int8, copy=False),
+            game_id=positions.game_id.astype(np.int32, copy=False),
+            ply=positions.ply.astype(np.int16, copy=False),
+            header=np.array(json.dumps(full, sort_keys=True)),
+        )
+    return Path(path)
+
+
+def read_shard(path: Path, spec: GameSpec | None = None) -> Positions:
+    """Read and check a shard; any problem is a `ReplayError` naming the file."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            missing = [k for k in KEYS if k not in data.files]
+            if missing:
+                raise ReplayError(f"{path}: not a replay shard (missing {', '.join(missing)})")
+            arrays = {k: data[k] for k in KEYS}
+    except ReplayError:
+        raise
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, KeyError) as exc:
+        raise ReplayError(f"{path}: corrupt or truncated shard ({type(exc).__name__}: {exc})") from None
+    try:
+        header = json.loads(str(arrays["header"]))
+    except json.JSONDecodeError:
+        raise ReplayError(f"{path}: unreadable shard header") from None
+    if header.get("format") != FORMAT:
+        raise ReplayError(f"{path}: unknown shard format {header.get('format')!r}, expected {FORMAT!r}")
+    positions = Positions(arrays["obs"], arrays["pi"], arrays["z"], arrays["game_id"], arrays["ply"], header)
+    n = len(positions)
+    if not (positions.obs.shape[0] == positions.pi.shape[0] == positions.game_id.shape[0] == n):
+        raise ReplayError(f"{path}: arrays of different lengths")
+    if spec is not None:
+        theirs = {k: header.get(k) for k in spec_header(spec)}
+        if theirs != spec_header(spec):
+            found = ", ".join(f"{k}={v}" for k, v in theirs.items())
+            raise ReplayError(f"{path}: shard is for {found}, not {spec}")
+        if positions.obs.shape[1:] != spec.obs_shape or positions.pi.shape[1:] != (spec.num_actions,):
+            raise ReplayError(f"{path}: array shapes do not match {spec}")
+    return positions
+
+
+def generation_dirs(root: Path) -> list[tuple[int, Path]]:
+    root = Path(root)
+    if not root.is_dir():
+        return []
+    found = []
+    for child in root.iterdir():
+        m = GEN_DIR.match(child.name)
+        if m and child.is_dir():
+            found.append((int(m.group(1)), child))
+    return sorted(found)
+
+
+def generation_dir(root: Path, generation: int) -> Path:
+    return Path(root) / f"gen-{generation:04d}"
+
+
+def shard_paths(directory: Path) -> list[Path]:
+    return sorted(p for p in Path(directory).glob("shard-*.npz"))
+
+
+def load_window(root: Path, spec: GameSpec, window: int, skip_corrupt: bool = False) -> tuple[Positions, list[str]]:
+    """Positions of the last `window` generations under `root`. A corrupt or foreign
+    shard is an error unless `skip_corrupt`, in which case it is left out and named in
+    the returned list of warnings."""
+    gens = generation_dirs(root)[-window:] if window > 0 else []
+    parts: list[Positions] = []
+    skipped: list[str] = []
+    for _, directory in gens:
+        for path in shard_paths(directory):
+            try:
+                parts.append(read_shard(path, spec))
+            except ReplayError as exc:
+                if not skip_corrupt:
+                    raise
+                skipped.append(str(exc))
+    if not parts:
+        raise ReplayError(f"no replay shards for {spec} under {root} (looked at {len(gens)} generation(s))")
+    return Positions.concat(parts), skipped
+
+
+def augment(spec: GameSpec, obs: np.ndarray, pi: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """One position under a symmetry drawn at random, board and policy mapped together."""
+    perm = spec.symmetries[int(rng.integers(len(spec.symmetries)))]
+    return spec.transform_planes(obs, perm), spec.transform_policy(pi, perm)

@@ -1,0 +1,189 @@
+"""One training run: replay window in, checkpoint out, every step logged to MLflow."""
+
+from __future__ import annotations
+
+import logging
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import lightning as L
+import torch
+from lightning.pytorch.loggers import MLFlowLogger
+from pydantic import Field
+
+from pipeline.games.base import GameSpec
+from pipeline.nets.checkpoint import file_hash, load_checkpoint, load_optimizer_state, save_checkpoint
+from pipeline.nets.resnet import NetSpec, PolicyValueNet
+from pipeline.runtime import interrupt
+from pipeline.runtime.tracking import experiment_name, tracking_env_kept
+from pipeline.training.data import ReplayDataModule
+from pipeline.training.module import OptimConfig, PolicyValueModule
+from pipeline.training.progress import TrainProgress
+
+
+class TrainConfig(OptimConfig):
+    """The `train` section of params.yaml: it lives with the training it configures, so
+    training a net depends on nothing but nets (params.yaml gathers every section)."""
+
+    steps: int = Field(300, ge=1, description="optimiser steps per iteration")
+    batch_size: int = Field(256, ge=1)
+    window: int = Field(4, ge=1, description="generations of replay to train on")
+    augment: bool = True
+    seed: int = 0
+    threads: int | None = Field(None, ge=1, description="torch threads (None: torch's default)")
+    device: Literal["auto", "cpu", "cuda"] = Field("auto", description="auto: a CUDA GPU when torch sees one")
+    precision: Literal["auto", "32-true", "bf16-mixed", "16-mixed"] = Field(
+        "auto", description="Lightning precision; auto: bf16-mixed (or 16-mixed) on a GPU, 32-true on the CPU"
+    )
+    skip_corrupt: bool = Field(False, description="leave corrupt shards out (named in the log) instead of failing")
+    init_from: str | None = Field(
+        None,
+        description="curriculum: generation 0 takes its weights from this checkpoint of the same game "
+        "(another board size or rules; the trunk at least, every weight when both nets are size-free)",
+    )
+
+
+@dataclass
+class TrainResult:
+    run_id: str
+    experiment_id: str
+    checkpoint: Path
+    steps: int
+    positions: int
+    seconds: float
+    samples_per_s: float
+    final: dict[str, float]
+    skipped: list[str]
+    optimizer_resumed: bool = False
+
+
+def trainer_device(device: str, precision: str = "auto") -> tuple[str, str]:
+    """Lightning's (accelerator, precision) for a `device` setting. Mixed precision only on a
+    GPU: on the CPU, bf16 autocast of the backward pass is slower than f32 here."""
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device: cuda asked for, but torch sees no CUDA GPU (use auto or cpu)")
+    if precision != "auto":
+        return device, precision
+    if device == "cuda":
+        return device, "bf16-mixed" if torch.cuda.is_bf16_supported() else "16-mixed"
+    return device, "32-true"
+
+
+def quiet_lightning() -> None:
+    for name in ("lightning.pytorch", "lightning.fabric", "lightning", "mlflow", "alembic"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    warnings.filterwarnings("ignore", message=".*does not have many workers.*")
+    warnings.filterwarnings("ignore", message=".*LeafSpec.*")
+
+
+def stopped(logger: MLFlowLogger, step: int, steps: int, out: Path) -> None:
+    """A signal ended the fit early: the run is marked KILLED and no checkpoint is written
+    (a half-trained one would pass for the real thing)."""
+    from contextlib import suppress
+
+    with suppress(Exception):
+        logger.experiment.set_terminated(logger.run_id, "KILLED")
+    raise interrupt.Interrupted(f"training stopped at step {step} of {steps}; {out.name} not written")
+
+
+def train_network(*args: Any, **kwargs: Any) -> TrainResult:
+    with tracking_env_kept():
+        return _train_network(*args, **kwargs)
+
+
+def _train_network(
+    spec: GameSpec,
+    net_spec: NetSpec,
+    cfg: TrainConfig,
+    data: ReplayDataModule,
+    out: Path,
+    tracking_uri: str,
+    init: Path | None = None,
+    run_name: str | None = None,
+    extra_params: dict[str, Any] | None = None,
+    tags: dict[str, str] | None = None,
+    progress: bool = True,
+    resume_optimizer: bool = False,
+) -> TrainResult:
+    quiet_lightning()
+    L.seed_everything(cfg.seed, workers=True, verbose=False)
+    if cfg.threads:
+        torch.set_num_threads(cfg.threads)
+    optimizer_state = None
+    if init is not None:
+        net, _ = load_checkpoint(init, spec)  # its architecture wins over params.net
+        net.train()
+        if resume_optimizer:
+            optimizer_state = load_optimizer_state(init)
+    else:
+        net = PolicyValueNet(spec, net_spec)
+    module = PolicyValueModule(net, cfg, total_steps=cfg.steps, optimizer_state=optimizer_state)
+    logger = MLFlowLogger(
+        experiment_name=experiment_name(spec), tracking_uri=tracking_uri, run_name=run_name, tags=tags or None
+    )
+    params: dict[str, Any] = {
+        **{f"train.{k}": v for k, v in cfg.model_dump().items()},
+        **{f"net.{k}": v for k, v in net.net.model_dump().items()},
+        "game": str(spec),
+        "init": str(init) if init else "scratch",
+        "init_hash": file_hash(init) if init else "",
+        "optimizer_resumed": optimizer_state is not None,
+        **(extra_params or {}),
+    }
+    logger.log_hyperparams(params)
+    accelerator, precision = trainer_device(cfg.device, cfg.precision)
+    watch = TrainProgress(f"training {run_name or ''}".strip(), cfg.steps, cfg.batch_size, show=progress)
+    trainer = L.Trainer(
+        max_steps=cfg.steps,
+        max_epochs=-1,
+        accelerator=accelerator,
+        precision=precision,  # type: ignore[arg-type]
+        devices=1,
+        logger=logger,
+        log_every_n_steps=1,
+        deterministic=True,
+        enable_checkpointing=False,
+        enable_model_summary=False,
+        enable_progress_bar=False,  # TrainProgress: a bar on a terminal, lines in a log
+        callbacks=[watch],
+    )
+    start = time.perf_counter()
+    try:
+        with interrupt.cooperative():  # a Ctrl-C ends the fit after the current step
+            trainer.fit(module, datamodule=data)
+    except BaseException:
+        if interrupt.requested():  # Lightning's own SIGTERM exception, or a stop mid-setup
+            stopped(logger, trainer.global_step, cfg.steps, out)
+        raise
+    if interrupt.requested():
+        stopped(logger, trainer.global_step, cfg.steps, out)
+    seconds = time.perf_counter() - start
+    net.cpu().eval()  # checkpoints and the evaluators that load them start on the CPU
+    meta = {
+        "run_id": logger.run_id,
+        "steps": cfg.steps,
+        "positions": len(data.positions or []),
+        "optimizer_resumed": module.optimizer_resumed,
+        **(extra_params or {}),
+    }
+    optimizer = trainer.optimizers[0].state_dict() if resume_optimizer else None
+    save_checkpoint(out, net, meta, optimizer=optimizer)
+    logger.experiment.log_artifact(logger.run_id, str(out))
+    final = {k: float(v) for k, v in trainer.callback_metrics.items()}
+    return TrainResult(
+        run_id=str(logger.run_id),
+        experiment_id=str(logger.experiment_id),
+        checkpoint=Path(out),
+        steps=int(trainer.global_step),
+        positions=len(data.positions or []),
+        seconds=seconds,
+        samples_per_s=trainer.global_step * data.batch_size / seconds if seconds > 0 else 0.0,
+        final=final,
+        skipped=data.skipped,
+        optimizer_resumed=module.optimizer_resumed,
+    )
