@@ -1,6 +1,8 @@
 """`zero htp`: Hex over the GTP/HTP command set used by HexGui and MoHex. Black is the
 first player and connects top and bottom; cells are named letter = column, number = row
-from the top (a1 is the top-left); the swap is `swap-pieces` (or `swap`).
+from the top (a1 is the top-left); the swap is `swap-pieces` (or `swap`), with HTP's
+meaning: the board is unchanged, the players exchange colours, and white moves next
+(`pipeline.games.htp_frame` maps it onto our rules).
 
 Every `boardsize` picks its model again (`pipeline.players.discovery.choose_model`: a model
 trained on that board, else a size-free one of the same rules, else pure MCTS) and says
@@ -19,6 +21,7 @@ from typing import TextIO
 from pydantic import ValidationError
 
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError, describe_errors
+from pipeline.games.htp_frame import from_htp, htp_board, htp_colour_to_move, to_htp
 from pipeline.players.base import Player
 from pipeline.players.discovery import DEFAULT_SOURCES, choose_model
 from pipeline.players.factory import protocol_player
@@ -101,9 +104,8 @@ class HtpEngine:
         except KeyError:
             raise HtpError(f"unknown colour {text!r}") from None
 
-    def move_name(self, action: int) -> str:
-        name = self.spec.action_name(action)
-        return "swap-pieces" if name == "swap" else name
+    def move_name(self, history: list[int], player: int, action: int) -> str:
+        return to_htp(self.spec, history, player, action)[1]
 
     def execute(self, command: str, args: list[str]) -> str:
         if command == "name":
@@ -134,10 +136,12 @@ class HtpEngine:
         if command == "play":
             if len(args) < 2:
                 raise HtpError("play needs a colour and a move")
-            self.check_turn(self.colour(args[0]))
+            colour = self.colour(args[0])
+            self.check_turn(colour)
             if self.state.is_terminal:
                 raise HtpError("the game is over")
-            self.apply(self.spec.parse_action(args[1]))
+            _, action = from_htp(self.spec, self.state.history, colour, args[1])
+            self.apply(action)
             return ""
         if command == "genmove":
             if not args:
@@ -146,8 +150,9 @@ class HtpEngine:
             if self.state.is_terminal:
                 return "resign"
             thought = self.bot().think(self.state)
+            history, player = list(self.state.history), self.state.current_player
             self.apply(thought.action)
-            return self.move_name(thought.action)
+            return self.move_name(history, player, thought.action)
         if command == "undo":
             if not self.state.history:
                 raise HtpError("nothing to undo")
@@ -161,17 +166,18 @@ class HtpEngine:
         raise HtpError(f"unknown command {command!r}")
 
     def check_turn(self, colour: int) -> None:
-        if colour != self.state.current_player:
-            who = "black" if self.state.current_player == 0 else "white"
-            raise HtpError(f"it is {who}'s turn")
+        """HTP's colours: after `swap-pieces` the players have exchanged them."""
+        to_move = htp_colour_to_move(self.state)
+        if colour != to_move:
+            raise HtpError(f"it is {'black' if to_move == 0 else 'white'}'s turn")
 
     def render(self) -> str:
         n = self.spec.height
-        board = self.state.board()
+        board = htp_board(self.state)
         cols = " ".join(chr(ord("a") + c) for c in range(n))
         lines = ["  " + cols]
         for r in range(n):
-            cells = " ".join(".XO"[board[r, c]] for c in range(n))
+            cells = " ".join(".XO"[board[r][c]] for c in range(n))
             lines.append(f"{' ' * r}{r + 1:>2} {cells}")
         return "\n".join(lines)
 

@@ -2,7 +2,12 @@
 and, from its move number --after on, commits the fault --fault: an occupied cell
 (illegal), garbage, a `?` answer (refuse), an answer after --sleep seconds (slow),
 exiting mid-game (exit) or `resign`. It refuses time_settings, as simple engines do, and
-appends every command to --log."""
+appends every command to --log.
+
+It keeps its own board in HTP's meaning, as MoHex and HexGui do: `swap-pieces` leaves the
+board as it is and the players exchange colours (white moves next). A move onto an occupied
+cell or out of turn is refused, and each game's final board is logged as `BOARD ...` at
+`clear_board` and `quit`, so a controller that names moves in another frame is caught."""
 
 import argparse
 import os
@@ -17,7 +22,8 @@ parser.add_argument("--log", default=None)
 args = parser.parse_args()
 
 size = 11
-stones: set[str] = set()
+stones: dict[str, str] = {}  # cell -> colour (b or w), in HTP's frame
+to_move = "b"
 moves = 0
 
 
@@ -49,7 +55,7 @@ def genmove():
     elif fault == "resign":
         answer("resign")
     else:
-        stones.add(empty[0])
+        stones[empty[0]] = to_move
         answer(empty[0])
 
 
@@ -61,22 +67,38 @@ for raw in iter(sys.stdin.readline, ""):
     if not words:
         continue
     cmd, rest = words[0], words[1:]
+    if cmd in ("clear_board", "quit") and args.log and stones:
+        with open(f"{args.log}.{os.getpid()}", "a") as f:
+            f.write("BOARD " + " ".join(f"{c}:{stones[c]}" for c in sorted(stones)) + "\n")
     if cmd == "boardsize":
         size = int(rest[0])
         answer()
     elif cmd == "clear_board":
         stones.clear()
+        to_move = "b"
         answer()
     elif cmd == "play":
-        if rest[1] == "swap-pieces":  # the first stone, mirrored, changes hands
-            (first,) = stones
-            stones.clear()
-            stones.add(f"{chr(ord('a') + int(first[1:]) - 1)}{ord(first[0]) - ord('a') + 1}")
+        colour, move = rest[0][0].lower(), rest[1]
+        if colour != to_move:
+            answer(f"it is {to_move}'s turn", ok=False)
+            continue
+        if move == "swap-pieces":  # HTP: the board stays, the players exchange colours
+            if len(stones) != 1 or colour != "w":
+                answer("swap-pieces only as white's first move", ok=False)
+                continue
+        elif move in stones:
+            answer(f"{move} is occupied", ok=False)
+            continue
         else:
-            stones.add(rest[1])
+            stones[move] = colour
+        to_move = "w" if colour == "b" else "b"
         answer()
     elif cmd == "genmove":
+        if rest[0][0].lower() != to_move:
+            answer(f"it is {to_move}'s turn", ok=False)
+            continue
         genmove()
+        to_move = "w" if to_move == "b" else "b"
     elif cmd == "quit":
         answer()
         break

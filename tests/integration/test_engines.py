@@ -16,6 +16,7 @@ import yaml
 
 from pipeline.config import ParamsError, load_params
 from pipeline.games.base import GameSpec
+from pipeline.games.htp_frame import htp_board, to_htp
 from pipeline.match.arena import PlayerDropped, paired_openings, play_lockstep, play_sequential
 from pipeline.match.games_table import read_games
 from pipeline.match.sprt import SPRTConfig
@@ -298,6 +299,9 @@ class Swapper(PurePlayer):
 
 
 def test_an_htp_engine_hears_letter_columns_numbered_rows_and_the_swap(tmp_path):
+    """The fake keeps its board in HTP's meaning of the swap (board unchanged, colours
+    exchanged, white to move) and refuses moves onto occupied cells or out of turn: every
+    move it was told and its final board must agree with ours mapped into that frame."""
     log = tmp_path / "commands.log"
     spec = GameSpec(game="hex", size=5, swap=True)
     engine = make_player(fake("htp", "--log", str(log)), spec)
@@ -311,8 +315,21 @@ def test_an_htp_engine_hears_letter_columns_numbered_rows_and_the_swap(tmp_path)
     # Game 1: the fake opens at a1 (top left), the swapper swaps, the fake is told so.
     assert moves[1][:2] == [0, spec.cells]
     assert "play w swap-pieces" in sent
-    # Every move the fake was told is the other side's, named letter = column, number = row from the top.
-    told = [line.split()[2] for line in sent if line.startswith("play ")]
-    theirs = [spec.action_name(a) for a in told_moves(moves, first=[0, 1])]
-    assert sorted(told) == sorted(n.replace("swap", "swap-pieces") for n in theirs)
+    # Every move the fake was told is the other side's, named in HTP's frame: letter = column,
+    # number = row from the top, mirrored and with colours exchanged from the swap on.
+    told = [" ".join(line.split()[1:3]) for line in sent if line.startswith("play ")]
+    expected = []
+    for g, history in moves.items():
+        state = spec.new_game()
+        for ply, action in enumerate(history):
+            colour, name = to_htp(spec, state.history, state.current_player, action)
+            if ply % 2 == [0, 1][g] and ply < len(history) - 1:  # the game's last move is never told
+                expected.append(f"{'bw'[colour]} {name}")
+            state.apply(action)
+        board = htp_board(state)
+        final = {f"{spec.action_name(r * spec.width + c)}:{'.bw'[board[r][c]]}" for r, c in np.argwhere(board)}
+        boards = [set(line.split()[1:]) for line in sent if line.startswith("BOARD ")]
+        # The fake never hears the move that ended the game: its board is ours less at most that stone.
+        assert any(b <= final and len(final - b) <= 1 for b in boards), (final, boards)
+    assert sorted(told) == sorted(expected)
     assert [r.reason for r in records] == ["", ""]

@@ -142,12 +142,18 @@ def test_htp_full_game_against_pure_mcts():
 
 
 def test_htp_swap():
+    """`swap-pieces` as HexGui and MoHex mean it: the board is unchanged, the players
+    exchange colours, and white moves next."""
     engine = Pipe("htp", "--size", "4", "--swap", "--playouts", "500")
     assert htp(engine, "play b b1")[0] == "="
     assert htp(engine, "play w swap-pieces")[0] == "="
     board = htp(engine, "showboard")[1]
-    assert "O" in board and "X" not in board
-    assert htp(engine, "play w a1")[0].startswith("?")
+    assert "X" in board and "O" not in board  # black's stone stays where it was
+    assert htp(engine, "play b a1")[0].startswith("?")  # white is to move
+    assert htp(engine, "play w b1")[0].startswith("?")  # b1 is black's stone
+    assert htp(engine, "play w a1")[0] == "="
+    reply = htp(engine, "genmove b")[0]
+    assert reply.startswith("= ") and reply[2:] not in ("a1", "b1")
     engine.send("quit")
     engine.line()
     engine.close()

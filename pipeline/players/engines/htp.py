@@ -4,14 +4,17 @@ and `clear_board`; the time per move is offered as `time_settings 0 T 1` (an eng
 does not know it may refuse); the config's `setup` lines (engine options such as
 `param_mohex max_games 1000`) follow. Moves are `play b|w CELL` and `genmove b|w`; a cell is
 a column letter and a row number from 1 at the top (a1 is the top-left); the swap is
-`swap-pieces`. An answer `resign` loses the game; `? ...` to a move we pass on, garbage,
-an illegal move or silence is a fault."""
+`swap-pieces`, with HTP's meaning (board unchanged, colours exchanged, white to move:
+`pipeline.games.htp_frame` maps every move between that frame and ours). An answer
+`resign` loses the game; `? ...` to a move we pass on, garbage, an illegal move or
+silence is a fault."""
 
 from __future__ import annotations
 
 import re
 
 from pipeline.games.base import GameState, IllegalMoveError
+from pipeline.games.htp_frame import from_htp, htp_colour_to_move, to_htp
 from pipeline.players.engines.process import EngineFault, shown
 from pipeline.players.engines.session import Session
 
@@ -43,10 +46,6 @@ class HtpSession(Session):
                 self.command(line, "an answer to a setup command")
         self.known = []
 
-    def name(self, action: int) -> str:
-        name = self.spec.action_name(action)
-        return "swap-pieces" if name == "swap" else name
-
     def ask(self, state: GameState) -> None:
         history = state.history
         known = self.known or []
@@ -56,10 +55,11 @@ class HtpSession(Session):
         replay = self.spec.new_game()
         for i, action in enumerate(history):
             if i >= len(known):
-                self.command(f"play {COLOURS[replay.current_player]} {self.name(action)}", "an answer to play")
+                colour, name = to_htp(self.spec, replay.history, replay.current_player, action)
+                self.command(f"play {COLOURS[colour]} {name}", "an answer to play")
             replay.apply(action)
         self.known = list(history)
-        self.command(f"genmove {COLOURS[state.current_player]}", "move", self.move_seconds)
+        self.command(f"genmove {COLOURS[htp_colour_to_move(state)]}", "move", self.move_seconds)
 
     def read_answer(self, what: str, deadline: float) -> tuple[bool, str]:
         """(accepted, text) of the next answer; blank lines between answers are skipped."""
@@ -95,7 +95,7 @@ class HtpSession(Session):
             if not CELL.match(word):
                 raise EngineFault(f"malformed answer {shown(text)} (expected a cell like a1)")
             try:
-                action = self.spec.parse_action(word)
+                _, action = from_htp(self.spec, state.history, htp_colour_to_move(state), word)
             except IllegalMoveError as exc:
                 raise EngineFault(f"illegal move {exc}") from None
             action = self.check_move(state, action, f"{text}: not a legal move here")
