@@ -127,7 +127,7 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
                 cand[n4] = c
                 n4 += 1
         _sort_by_distance(cand, n4, w, last)
-        if threes and k >= 4:
+        if threes != 0 and k >= 4:
             mark3 = np.zeros(cells, dtype=np.bool_)
             mark_window_cells(w, aval, max(k - 3, 1), k - 3, k, mark3)
             for c in range(cells):
@@ -185,7 +185,7 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             if r < 0:
                 aborted = True
             continue
-        if nw >= 2 or not threes or depth < 2:
+        if nw >= 2 or threes == 0 or depth < 2:
             take_back(w, c)
             continue
         # A three: the defender's replies are every cell that stops all the double
@@ -243,7 +243,9 @@ def gomoku_solve(s, budget, max_depth, threes, salt, table, pv):
     if s[WINNER] != ONGOING:
         return 0, 0, 0
     w = s.copy()
-    atk = w[TO_MOVE]
+    # Every argument of the recursive search is int64 at the root too: numba's cache
+    # mis-links a recursive function called with other types (numba issue #6713).
+    atk = np.int64(w[TO_MOVE])
     marks = np.zeros(cells, dtype=np.bool_)
     if winning_moves(w, atk, marks) > 0:
         for c in range(cells):
@@ -251,20 +253,22 @@ def gomoku_solve(s, budget, max_depth, threes, salt, table, pv):
                 pv[0] = c
                 return 1, 1, 0
     marks[:] = False
-    d_count = winning_moves(w, 1 - atk, marks)
-    d_cell = -1
+    d_count = np.int64(winning_moves(w, 1 - atk, marks))
+    d_cell = np.int64(-1)
     for c in range(cells):
         if marks[c]:
             d_cell = c
             break
-    last = -1  # the attacker's most recent stone, where its next threats likely are
+    last = np.int64(-1)  # the attacker's most recent stone: its next threats are near
     for i in range(HIST_LEN):
         if w[HIST_PLAYER + i] == atk and w[HIST + i] >= 0:
-            last = w[HIST + i]
+            last = np.int64(w[HIST + i])
             break
     key = board_key(w) ^ salt
     for depth in range(1, max_depth + 1):
-        r = gomoku_attack(w, atk, depth, threes, 0, ctx, table, pv, key, d_count, d_cell, last)
+        r = gomoku_attack(
+            w, atk, np.int64(depth), np.int64(threes), np.int64(0), ctx, table, pv, key, d_count, d_cell, last
+        )
         if r == 1:
             return 1, ctx[PV_LEN], ctx[NODES]
         if r < 0:
@@ -447,10 +451,10 @@ def c6_solve(s, budget, max_depth, table, pv):
     if s[WINNER] != ONGOING:
         return 0, 0, 0
     w = s.copy()
-    atk = w[TO_MOVE]
+    atk = np.int64(w[TO_MOVE])  # int64 throughout: see gomoku_solve
     key = board_key(w) ^ SALT_C6
     for depth in range(1, max_depth + 1):
-        r = c6_attack(w, atk, depth, 0, ctx, table, pv, key)
+        r = c6_attack(w, atk, np.int64(depth), np.int64(0), ctx, table, pv, key)
         if r == 1:
             return 1, ctx[PV_LEN], ctx[NODES]
         if r < 0:
@@ -464,4 +468,4 @@ def vcf(s, budget, max_depth, table, pv):
     search. Returns (result, pv_len, nodes); see the module notes."""
     if s[KIND] == CONNECT6:
         return c6_solve(s, budget, max_depth, table, pv)
-    return gomoku_solve(s, budget, max_depth, False, SALT_VCF, table, pv)
+    return gomoku_solve(s, budget, max_depth, np.int64(0), SALT_VCF, table, pv)

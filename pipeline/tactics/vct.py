@@ -12,6 +12,7 @@ Connect6 has no three-level search yet: `vct` there is the double-threat search 
 `vcf`.
 """
 
+import numpy as np
 from numba import njit
 
 from pipeline.games.layout import CONNECT6, KIND
@@ -25,4 +26,4 @@ def vct(s, budget, max_depth, table, pv):
     nodes). `max_depth` counts attacker moves (Connect6: turns)."""
     if s[KIND] == CONNECT6:
         return c6_solve(s, budget, max_depth, table, pv)
-    return gomoku_solve(s, budget, max_depth, True, SALT_VCT, table, pv)
+    return gomoku_solve(s, budget, max_depth, np.int64(1), SALT_VCT, table, pv)
