@@ -188,8 +188,9 @@ def double_fours_near(w, cell, value, f_cells, f_w0, f_w1):
 @njit(cache=True, nogil=True)
 def three_moves(s, player, out):
     """Mark the three-making moves of `player`: after the move it has no winning cell
-    but has a double-four cell. Return how many (0 when `player` already has a winning
-    cell: it would win instead)."""
+    but has a double-four cell it did not have before. Return how many. Meant for a
+    player with no winning cell and no double-four cell (it would simply win: 0 when it
+    has a winning cell)."""
     h = s[HEIGHT]
     width = s[WIDTH]
     cells = h * width
