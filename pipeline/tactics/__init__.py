@@ -1,0 +1,1 @@
+"""Compiled threat analysis and forcing-win solvers for Gomoku and Connect6."""

@@ -1,0 +1,540 @@
+"""Threat analysis for the k-in-a-row games (Gomoku freestyle/exact, Connect6) over the
+flat state array.
+
+Everything here is compiled and callable from other compiled code. Public kernels take
+the state `s` (left unchanged: they work on a copy when they need to try stones) and a
+preallocated boolean `out` of length cells, and return an int.
+
+Definitions (player P, opponent O, k the win length):
+  * winning cell of P: an empty cell where a stone of P completes a line by the rules
+    (`makes_line`, so under exact rules a cell that would make an overline is not one).
+  * four-making move of P: a move after which P has at least one winning cell.
+  * double-four cell of P: a move after which P has two or more winning cells; the
+    opponent can block only one of them, so it wins unless the opponent wins first.
+  * three-making move of P (Gomoku): a move after which P has no winning cell but at
+    least one double-four cell. This is the "open three" (and split three, and the 4-4
+    set-up) defined by what it threatens rather than by a list of shapes, so exact-five
+    overlines and board edges are handled by the same line check the rules use.
+  * Connect6 threat window of P: six consecutive cells with at least 4 stones of P and
+    none of O: P completes it with its two stones next turn. The number of threats is
+    the fewest stones of O that hit every such window (1, 2, or 3 meaning "3 or more").
+
+Why the local scans are sound: a stone changes the runs only along its own four lines,
+so a stone at `c` can create a winning cell only on the lines through `c` within k
+cells. The searches keep the invariant that the attacker has no winning cell at its own
+turn, which makes these local scans exact there.
+"""
+
+import numpy as np
+from numba import njit
+
+from pipeline.games.connect6 import stones_left_in_turn
+from pipeline.games.gomoku import DIR_C, DIR_R, makes_line
+from pipeline.games.kernels import winning_moves
+from pipeline.games.layout import BOARD, CONNECT6, HEIGHT, KIND, PLY, TO_MOVE, WIDTH, WIN_LENGTH
+
+C6 = 6  # Connect6 window length
+LOST = -1  # threat_defences: the opponent's threats cannot all be stopped this turn
+
+
+# ---- generic line helpers ------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def line_wins(s, cell, value, out_cells, n):
+    """Append to `out_cells` (from index n) the empty cells on the four lines through
+    `cell`, within k cells of it, where a stone of `value` wins; return the new count."""
+    h = s[HEIGHT]
+    w = s[WIDTH]
+    k = s[WIN_LENGTH]
+    r0 = cell // w
+    c0 = cell % w
+    for d in range(4):
+        for sign in (-1, 1):
+            for i in range(1, k + 1):
+                r = r0 + sign * i * DIR_R[d]
+                c = c0 + sign * i * DIR_C[d]
+                if r < 0 or r >= h or c < 0 or c >= w:
+                    break
+                e = r * w + c
+                if s[BOARD + e] == 0 and makes_line(s, e, value):
+                    out_cells[n] = e
+                    n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def mark_window_cells(s, value, min_own, max_own, length, mark):
+    """Mark the empty cells of every `length`-cell window holding between `min_own` and
+    `max_own` stones of `value` and no other stone; return how many windows matched."""
+    h = s[HEIGHT]
+    w = s[WIDTH]
+    found = 0
+    for d in range(4):
+        dr = DIR_R[d]
+        dc = DIR_C[d]
+        for r0 in range(h):
+            r_end = r0 + dr * (length - 1)
+            if r_end >= h:
+                continue
+            for c0 in range(w):
+                c_end = c0 + dc * (length - 1)
+                if c_end < 0 or c_end >= w:
+                    continue
+                own = 0
+                blocked = False
+                for i in range(length):
+                    v = s[BOARD + (r0 + dr * i) * w + c0 + dc * i]
+                    if v == value:
+                        own += 1
+                    elif v != 0:
+                        blocked = True
+                        break
+                if blocked or own < min_own or own > max_own:
+                    continue
+                found += 1
+                for i in range(length):
+                    e = (r0 + dr * i) * w + c0 + dc * i
+                    if s[BOARD + e] == 0:
+                        mark[e] = True
+    return found
+
+
+@njit(cache=True, nogil=True)
+def count_wins_after(s, cell, value, scratch):
+    """Winning cells of `value` created by a stone at `cell` (tried and taken back)."""
+    s[BOARD + cell] = value
+    n = line_wins(s, cell, value, scratch, 0)
+    s[BOARD + cell] = 0
+    return n
+
+
+# ---- Gomoku ---------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def four_moves(s, player, out):
+    """Mark the four-making moves of `player` (moves after which it has a winning cell
+    it did not have before); return how many. Candidates come from k-windows with k-2 of
+    its stones and no other; each is confirmed with the rules' own line check."""
+    cells = s[HEIGHT] * s[WIDTH]
+    k = s[WIN_LENGTH]
+    value = player + 1
+    w = s.copy()
+    cand = np.zeros(cells, dtype=np.bool_)
+    mark_window_cells(w, value, k - 2, k - 2, k, cand)
+    scratch = np.empty(8 * k + 8, dtype=np.int64)
+    n = 0
+    for e in range(cells):
+        ok = cand[e] and count_wins_after(w, e, value, scratch) > 0
+        out[e] = ok
+        if ok:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def double_four_cells(s, player, out):
+    """Mark the cells where a stone of `player` makes two or more winning cells; return
+    how many. Meant for a player with no winning cell (who would simply win)."""
+    cells = s[HEIGHT] * s[WIDTH]
+    k = s[WIN_LENGTH]
+    value = player + 1
+    w = s.copy()
+    cand = np.zeros(cells, dtype=np.bool_)
+    mark_window_cells(w, value, k - 2, k - 2, k, cand)
+    scratch = np.empty(8 * k + 8, dtype=np.int64)
+    n = 0
+    for e in range(cells):
+        ok = cand[e] and count_wins_after(w, e, value, scratch) >= 2
+        out[e] = ok
+        if ok:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def double_fours_near(w, cell, value, f_cells, f_w0, f_w1):
+    """The double-four cells of `value` on the lines through `cell` (the stone just
+    played), with each one's winning cells: f_w0/f_w1 hold the two when there are
+    exactly two, f_w1 = -2 when there are three or more (no single block stops it).
+    Only the lines through `cell` can hold new ones. Returns how many."""
+    h = w[HEIGHT]
+    width = w[WIDTH]
+    k = w[WIN_LENGTH]
+    r0 = cell // width
+    c0 = cell % width
+    scratch = np.empty(8 * k + 8, dtype=np.int64)
+    nf = 0
+    for d in range(4):
+        for sign in (-1, 1):
+            for i in range(1, k + 1):
+                r = r0 + sign * i * DIR_R[d]
+                c = c0 + sign * i * DIR_C[d]
+                if r < 0 or r >= h or c < 0 or c >= width:
+                    break
+                f = r * width + c
+                if w[BOARD + f] != 0:
+                    continue
+                nw = count_wins_after(w, f, value, scratch)
+                if nw >= 2:
+                    f_cells[nf] = f
+                    f_w0[nf] = scratch[0]
+                    f_w1[nf] = scratch[1] if nw == 2 else -2
+                    nf += 1
+    return nf
+
+
+@njit(cache=True, nogil=True)
+def three_moves(s, player, out):
+    """Mark the three-making moves of `player`: after the move it has no winning cell
+    but has a double-four cell it did not have before. Return how many. Meant for a
+    player with no winning cell and no double-four cell (it would simply win: 0 when it
+    has a winning cell)."""
+    h = s[HEIGHT]
+    width = s[WIDTH]
+    cells = h * width
+    k = s[WIN_LENGTH]
+    value = player + 1
+    w = s.copy()
+    out[:cells] = False
+    have = np.zeros(cells, dtype=np.bool_)
+    if winning_moves(w, player, have) > 0:
+        return 0
+    cand = np.zeros(cells, dtype=np.bool_)
+    mark_window_cells(w, value, max(k - 3, 1), k - 2, k, cand)
+    scratch = np.empty(8 * k + 8, dtype=np.int64)
+    f_cells = np.empty(8 * k + 8, dtype=np.int64)
+    f_w0 = np.empty(8 * k + 8, dtype=np.int64)
+    f_w1 = np.empty(8 * k + 8, dtype=np.int64)
+    n = 0
+    for e in range(cells):
+        if not cand[e]:
+            continue
+        w[BOARD + e] = value
+        if line_wins(w, e, value, scratch, 0) == 0 and double_fours_near(w, e, value, f_cells, f_w0, f_w1) > 0:
+            out[e] = True
+            n += 1
+        w[BOARD + e] = 0
+    return n
+
+
+@njit(cache=True, nogil=True)
+def defences_against(w, nf, f_cells, f_w0, f_w1, defender, out_cells):
+    """The defender's complete answer set to double-four threats (the attacker has no
+    winning cell, the defender none either): every move that leaves no double-four cell
+    standing, i.e. lies in {f} + (its two winning cells) for every threat f, plus every
+    four-making move of the defender (a counter-four the attacker must answer). Any other
+    move loses at once to a double four. Returns how many cells were written."""
+    cells = w[HEIGHT] * w[WIDTH]
+    k = w[WIN_LENGTH]
+    dval = defender + 1
+    n = 0
+    seen = np.zeros(cells, dtype=np.bool_)
+    # Cells that stop every threat: candidates are those that stop the first one.
+    for j in range(3):
+        m = f_cells[0] if j == 0 else (f_w0[0] if j == 1 else f_w1[0])
+        if j > 0 and f_w1[0] < 0:
+            break
+        ok = True
+        for i in range(1, nf):
+            if m != f_cells[i] and not (f_w1[i] >= 0 and (m == f_w0[i] or m == f_w1[i])):
+                ok = False
+                break
+        if ok and not seen[m]:
+            seen[m] = True
+            out_cells[n] = m
+            n += 1
+    cand = np.zeros(cells, dtype=np.bool_)
+    mark_window_cells(w, dval, k - 2, k - 2, k, cand)
+    scratch = np.empty(8 * k + 8, dtype=np.int64)
+    for e in range(cells):
+        if cand[e] and not seen[e] and count_wins_after(w, e, dval, scratch) > 0:
+            seen[e] = True
+            out_cells[n] = e
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def three_defences(s, attacker, out):
+    """Mark the defender's complete reply set to `attacker`'s double-four threats (see
+    `defences_against`); return how many, or 0 when the attacker threatens none. Meant
+    for positions where neither side has a winning cell."""
+    h = s[HEIGHT]
+    width = s[WIDTH]
+    cells = h * width
+    k = s[WIN_LENGTH]
+    value = attacker + 1
+    w = s.copy()
+    out[:cells] = False
+    cap = cells + 1
+    f_cells = np.empty(cap, dtype=np.int64)
+    f_w0 = np.empty(cap, dtype=np.int64)
+    f_w1 = np.empty(cap, dtype=np.int64)
+    scratch = np.empty(8 * k + 8, dtype=np.int64)
+    cand = np.zeros(cells, dtype=np.bool_)
+    mark_window_cells(w, value, k - 2, k - 2, k, cand)
+    nf = 0
+    for f in range(cells):
+        if not cand[f]:
+            continue
+        nw = count_wins_after(w, f, value, scratch)
+        if nw >= 2:
+            f_cells[nf] = f
+            f_w0[nf] = scratch[0]
+            f_w1[nf] = scratch[1] if nw == 2 else -2
+            nf += 1
+    if nf == 0:
+        return 0
+    found = np.empty(cap, dtype=np.int64)
+    n = defences_against(w, nf, f_cells, f_w0, f_w1, 1 - attacker, found)
+    for i in range(n):
+        out[found[i]] = True
+    return n
+
+
+# ---- Connect6 windows and hitting sets -----------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def window_empties(s, start, d, e0, e1, i):
+    """Record the (at most two) empty cells of window (start, d) in e0[i]/e1[i]."""
+    w = s[WIDTH]
+    r0 = start // w
+    c0 = start % w
+    e0[i] = -1
+    e1[i] = -1
+    for j in range(C6):
+        e = (r0 + DIR_R[d] * j) * w + c0 + DIR_C[d] * j
+        if s[BOARD + e] == 0:
+            if e0[i] < 0:
+                e0[i] = e
+            else:
+                e1[i] = e
+
+
+@njit(cache=True, nogil=True)
+def all_windows(s, player, min_own, keys, e0, e1):
+    """Every six-window with at least `min_own` (>= 4) stones of `player` and none of
+    the other: its key (start * 4 + direction) and its empty cells. Returns how many."""
+    h = s[HEIGHT]
+    w = s[WIDTH]
+    own_v = player + 1
+    n = 0
+    for d in range(4):
+        dr = DIR_R[d]
+        dc = DIR_C[d]
+        for r0 in range(h):
+            if r0 + dr * (C6 - 1) >= h:
+                continue
+            for c0 in range(w):
+                c_end = c0 + dc * (C6 - 1)
+                if c_end < 0 or c_end >= w:
+                    continue
+                own = 0
+                blocked = False
+                for i in range(C6):
+                    v = s[BOARD + (r0 + dr * i) * w + c0 + dc * i]
+                    if v == own_v:
+                        own += 1
+                    elif v != 0:
+                        blocked = True
+                        break
+                if blocked or own < min_own:
+                    continue
+                start = r0 * w + c0
+                keys[n] = start * 4 + d
+                window_empties(s, start, d, e0, e1, n)
+                n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def windows_through(s, cell, player, min_own, keys, e0, e1, n):
+    """Add the six-windows through `cell` with at least `min_own` stones of `player` and
+    none of the other, skipping keys already listed; return the new count."""
+    h = s[HEIGHT]
+    w = s[WIDTH]
+    own_v = player + 1
+    r0 = cell // w
+    c0 = cell % w
+    for d in range(4):
+        dr = DIR_R[d]
+        dc = DIR_C[d]
+        for back in range(C6):
+            rs = r0 - dr * back
+            cs = c0 - dc * back
+            re = rs + dr * (C6 - 1)
+            ce = cs + dc * (C6 - 1)
+            if rs < 0 or rs >= h or cs < 0 or cs >= w or re < 0 or re >= h or ce < 0 or ce >= w:
+                continue
+            own = 0
+            blocked = False
+            for i in range(C6):
+                v = s[BOARD + (rs + dr * i) * w + cs + dc * i]
+                if v == own_v:
+                    own += 1
+                elif v != 0:
+                    blocked = True
+                    break
+            if blocked or own < min_own:
+                continue
+            key = (rs * w + cs) * 4 + d
+            dup = False
+            for j in range(n):
+                if keys[j] == key:
+                    dup = True
+                    break
+            if dup:
+                continue
+            keys[n] = key
+            window_empties(s, rs * w + cs, d, e0, e1, n)
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _hits(a, b, e0, e1, i):
+    return a == e0[i] or a == e1[i] or (b >= 0 and (b == e0[i] or b == e1[i]))
+
+
+@njit(cache=True, nogil=True)
+def hitting_number(e0, e1, n, mark):
+    """Fewest stones that hit every window (each window has one or two empty cells):
+    0, 1, 2, or 3 meaning three or more. For 1 and 2, mark every cell that belongs to
+    a smallest hitting set. Every hitting set has a member in window 0, and, past that
+    member, one in the first window it misses, so at most 2 x 2 pairs are tried."""
+    if n == 0:
+        return 0
+    best = 3
+    for j in range(2):
+        a = e0[0] if j == 0 else e1[0]
+        if a < 0:
+            continue
+        ok = True
+        for i in range(1, n):
+            if not _hits(a, -1, e0, e1, i):
+                ok = False
+                break
+        if ok:
+            mark[a] = True
+            best = 1
+    if best == 1:
+        return 1
+    for j in range(2):
+        a = e0[0] if j == 0 else e1[0]
+        if a < 0:
+            continue
+        miss = -1
+        for i in range(1, n):
+            if not _hits(a, -1, e0, e1, i):
+                miss = i
+                break
+        for t in range(2):
+            b = e0[miss] if t == 0 else e1[miss]
+            if b < 0:
+                continue
+            ok = True
+            for i in range(n):
+                if not _hits(a, b, e0, e1, i):
+                    ok = False
+                    break
+            if ok:
+                mark[a] = True
+                mark[b] = True
+                best = 2
+    return best
+
+
+@njit(cache=True, nogil=True)
+def hitting_pairs(e0, e1, n, pa, pb):
+    """Every unordered pair of distinct cells that hits all windows, when no single
+    cell does (see `hitting_number`); return how many were written to pa/pb."""
+    m = 0
+    for j in range(2):
+        a = e0[0] if j == 0 else e1[0]
+        if a < 0:
+            continue
+        miss = -1
+        for i in range(1, n):
+            if not _hits(a, -1, e0, e1, i):
+                miss = i
+                break
+        if miss < 0:
+            continue
+        for t in range(2):
+            b = e0[miss] if t == 0 else e1[miss]
+            if b < 0:
+                continue
+            ok = True
+            for i in range(n):
+                if not _hits(a, b, e0, e1, i):
+                    ok = False
+                    break
+            if not ok:
+                continue
+            lo = min(a, b)
+            hi = max(a, b)
+            dup = False
+            for q in range(m):
+                if pa[q] == lo and pb[q] == hi:
+                    dup = True
+            if not dup:
+                pa[m] = lo
+                pb[m] = hi
+                m += 1
+    return m
+
+
+# ---- per-position summary for the player to move --------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def threat_defences(s, out):
+    """For the player to move: how many of its stones it needs this turn to stop the
+    opponent winning on the opponent's next turn (0: no threat), or LOST (-1) when that
+    takes more stones than it has left this turn (it must then win at once or lose).
+
+    `out` marks the cells to defend with: Gomoku, the opponent's winning cells (exactly
+    one when the answer is 1: the forced block); Connect6, every cell of a smallest set
+    of cells hitting all the opponent's threat windows (with LOST, the cells of those
+    windows). The turn's stones must include such a hitting set."""
+    cells = s[HEIGHT] * s[WIDTH]
+    me = s[TO_MOVE]
+    them = 1 - me
+    out[:cells] = False
+    if s[KIND] == CONNECT6:
+        left = stones_left_in_turn(s[PLY])
+        cap = 4 * cells
+        keys = np.empty(cap, dtype=np.int64)
+        e0 = np.empty(cap, dtype=np.int64)
+        e1 = np.empty(cap, dtype=np.int64)
+        n = all_windows(s, them, 4, keys, e0, e1)
+        hn = hitting_number(e0, e1, n, out)
+        if hn <= left:
+            return hn
+        for i in range(n):
+            out[e0[i]] = True
+            if e1[i] >= 0:
+                out[e1[i]] = True
+        return LOST
+    n = winning_moves(s, them, out)
+    if n == 0:
+        return 0
+    return 1 if n == 1 else LOST
+
+
+@njit(cache=True, nogil=True)
+def connect6_threats(s, player, out):
+    """The number of threats `player` holds in Connect6 (fewest opponent stones hitting
+    all its windows of >= 4 stones and no opponent stone: 0, 1, 2, or 3 for 3+); `out`
+    marks the cells of the smallest hitting sets when that number is 1 or 2."""
+    cells = s[HEIGHT] * s[WIDTH]
+    out[:cells] = False
+    cap = 4 * cells
+    keys = np.empty(cap, dtype=np.int64)
+    e0 = np.empty(cap, dtype=np.int64)
+    e1 = np.empty(cap, dtype=np.int64)
+    n = all_windows(s, player, 4, keys, e0, e1)
+    return hitting_number(e0, e1, n, out)

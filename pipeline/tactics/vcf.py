@@ -1,0 +1,471 @@
+"""Victory by continuous fours (Gomoku) and by double threats (Connect6).
+
+Entry point `vcf(s, budget, max_depth, table, pv)`, compiled and callable from compiled
+code, for the player to move in `s` (left unchanged):
+  returns (result, pv_len, nodes): result 1 when a win is proven, 0 when none was found
+  (no win of this kind, or the budget or depth ran out); pv[:pv_len] is the proof line,
+  the actions in play order (attacker, defender, ...; Connect6 one stone per action,
+  so a turn is two entries), ending with the attacker's winning stone(s).
+
+Gomoku: the attacker plays fours; the defender's only answer to a single winning cell is
+to fill it (his stone cannot shorten the attacker's runs, even under exact rules). Two
+winning cells win. When the defender's block makes a four of his own, the attacker's
+next move must fill that cell (and is kept only if it is a four again); two such cells
+end the line. The shared core `gomoku_attack` also plays threes when asked (VCT).
+
+Connect6 (threat-space search after Wu & Huang): the attacker's turn must hit all the
+defender's threat windows and leave at least two threats of its own; three or more
+threats win; with exactly two, every pair of defender stones that hits all of them is
+searched (an AND node). Single threats are not played: they leave the defender a free
+stone, which this search does not model.
+
+Soundness: every line ends in a position the rules score as the attacker's win, and at
+every defender turn either the defence is unique or all defences are searched. The
+transposition table holds only fully searched failures (see `table`).
+"""
+
+import numpy as np
+from numba import njit
+
+from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
+from pipeline.games.kernels import apply_unchecked, winning_moves
+from pipeline.games.layout import (
+    BOARD,
+    CONNECT6,
+    HEIGHT,
+    HIST,
+    HIST_LEN,
+    HIST_PLAYER,
+    KIND,
+    PLY,
+    STONES,
+    TO_MOVE,
+    WIDTH,
+    WIN_LENGTH,
+    WINNER,
+)
+from pipeline.tactics.table import SALT_C6, SALT_VCF, ZOBRIST, board_key, probe_failed, store_failed
+from pipeline.tactics.threats import (
+    all_windows,
+    defences_against,
+    double_fours_near,
+    hitting_number,
+    hitting_pairs,
+    line_wins,
+    mark_window_cells,
+    window_empties,
+    windows_through,
+)
+
+ONGOING = -1
+NODES = 0  # ctx slots: nodes used, node budget, proof length
+BUDGET = 1
+PV_LEN = 2
+
+
+@njit(cache=True, nogil=True)
+def take_back(w, cell):
+    """Undo apply_unchecked on the search's scratch copy (history fields are left stale;
+    nothing here reads them)."""
+    w[BOARD + cell] = 0
+    w[PLY] -= 1
+    w[STONES] -= 1
+    w[WINNER] = ONGOING
+    if w[KIND] == CONNECT6:
+        w[TO_MOVE] = mover_at_ply(w[PLY])
+    else:
+        w[TO_MOVE] = w[PLY] % 2
+
+
+@njit(cache=True, nogil=True)
+def _sort_by_distance(cand, n, w, centre):
+    """Order candidates by Chebyshev distance to `centre` (the last attacking stone):
+    forcing lines usually continue where the last threat was made."""
+    width = w[WIDTH]
+    if centre < 0:
+        return
+    cr = centre // width
+    cc = centre % width
+    dist = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        dist[i] = max(abs(cand[i] // width - cr), abs(cand[i] % width - cc))
+    for i in range(1, n):
+        j = i
+        while j > 0 and dist[j - 1] > dist[j]:
+            dist[j - 1], dist[j] = dist[j], dist[j - 1]
+            cand[j - 1], cand[j] = cand[j], cand[j - 1]
+            j -= 1
+
+
+# ---- Gomoku ---------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_cell, last):
+    """Attacker node: `atk` to move with no winning cell; the defender has `d_count`
+    winning cells (d_cell the first). Returns 1 win (pv[pos:ctx[PV_LEN]] the line),
+    0 no win within `depth` attacker moves, -1 budget spent."""
+    if d_count >= 2 or depth <= 0 or pos + 3 > pv.shape[0]:
+        return 0
+    if probe_failed(table, key, depth):
+        return 0
+    cells = w[HEIGHT] * w[WIDTH]
+    k = w[WIN_LENGTH]
+    aval = atk + 1
+    dval = 2 - atk
+    cand = np.empty(cells, dtype=np.int64)
+    n4 = 0
+    n3 = 0
+    if d_count == 1:
+        cand[0] = d_cell
+        n4 = 1
+    else:
+        mark = np.zeros(cells, dtype=np.bool_)
+        mark_window_cells(w, aval, k - 2, k - 2, k, mark)
+        for c in range(cells):
+            if mark[c]:
+                cand[n4] = c
+                n4 += 1
+        _sort_by_distance(cand, n4, w, last)
+        if threes != 0 and k >= 4:
+            mark3 = np.zeros(cells, dtype=np.bool_)
+            mark_window_cells(w, aval, max(k - 3, 1), k - 3, k, mark3)
+            for c in range(cells):
+                if mark3[c] and not mark[c]:
+                    cand[n4 + n3] = c
+                    n3 += 1
+            sub = cand[n4 : n4 + n3]
+            _sort_by_distance(sub, n3, w, last)
+    scratch = np.empty(8 * k + 8, dtype=np.int64)
+    dscratch = np.empty(8 * k + 8, dtype=np.int64)
+    aborted = False
+    # First pass: a double four wins on the spot, so look for one before going deep.
+    for i in range(n4):
+        c = cand[i]
+        w[BOARD + c] = aval
+        nw = line_wins(w, c, aval, scratch, 0)
+        w[BOARD + c] = 0
+        if nw >= 2:
+            apply_unchecked(w, c)
+            apply_unchecked(w, scratch[0])
+            take_back(w, scratch[0])
+            take_back(w, c)
+            pv[pos] = c
+            pv[pos + 1] = scratch[0]
+            pv[pos + 2] = scratch[1]
+            ctx[PV_LEN] = pos + 3
+            return 1
+    for i in range(n4 + n3):
+        if ctx[NODES] >= ctx[BUDGET]:
+            return -1
+        ctx[NODES] += 1
+        c = cand[i]
+        apply_unchecked(w, c)
+        if w[WINNER] != ONGOING:  # a draw by a full board (a win was ruled out above)
+            take_back(w, c)
+            continue
+        nw = line_wins(w, c, aval, scratch, 0)
+        ckey = key ^ ZOBRIST[aval, c]
+        if nw == 1:
+            b = scratch[0]
+            apply_unchecked(w, b)
+            if w[WINNER] == ONGOING:
+                nd = line_wins(w, b, dval, dscratch, 0)
+                r = gomoku_attack(
+                    w, atk, depth - 1, threes, pos + 2, ctx, table, pv, ckey ^ ZOBRIST[dval, b], nd, dscratch[0], c
+                )
+            else:
+                r = 0
+            take_back(w, b)
+            take_back(w, c)
+            if r == 1:
+                pv[pos] = c
+                pv[pos + 1] = b
+                return 1
+            if r < 0:
+                aborted = True
+            continue
+        if nw >= 2 or threes == 0 or depth < 2:
+            take_back(w, c)
+            continue
+        # A three: the defender's replies are every cell that stops all the double
+        # fours it threatens, plus each counter-four; each must lose for the defender.
+        f_cells = np.empty(8 * k + 8, dtype=np.int64)
+        f_w0 = np.empty(8 * k + 8, dtype=np.int64)
+        f_w1 = np.empty(8 * k + 8, dtype=np.int64)
+        nf = double_fours_near(w, c, aval, f_cells, f_w0, f_w1)
+        if nf == 0:
+            take_back(w, c)
+            continue
+        replies = np.empty(cells, dtype=np.int64)
+        nrep = defences_against(w, nf, f_cells, f_w0, f_w1, 1 - atk, replies)
+        if nrep == 0:
+            # Nothing stops every threat: any reply loses; show it with a block of one.
+            replies[0] = f_cells[0]
+            nrep = 1
+        all_win = True
+        for j in range(nrep):
+            m = replies[j]
+            apply_unchecked(w, m)
+            if w[WINNER] == ONGOING:
+                nd = line_wins(w, m, dval, dscratch, 0)
+                r = gomoku_attack(
+                    w, atk, depth - 1, threes, pos + 2, ctx, table, pv, ckey ^ ZOBRIST[dval, m], nd, dscratch[0], c
+                )
+            else:
+                r = 0
+            take_back(w, m)
+            if r != 1:
+                all_win = False
+                if r < 0:
+                    aborted = True
+                break
+            pv[pos + 1] = m  # the proof line follows the last reply searched
+        take_back(w, c)
+        if all_win:
+            pv[pos] = c
+            return 1
+        if aborted:
+            return -1
+    if aborted:
+        return -1
+    store_failed(table, key, depth)
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def gomoku_solve(s, budget, max_depth, threes, salt, table, pv):
+    """Iterative deepening over `gomoku_attack`: shortest proofs first, and the table
+    carries each round's failures into the next."""
+    cells = s[HEIGHT] * s[WIDTH]
+    ctx = np.zeros(3, dtype=np.int64)
+    ctx[BUDGET] = budget
+    if s[WINNER] != ONGOING:
+        return 0, 0, 0
+    w = s.copy()
+    # Every argument of the recursive search is int64 at the root too: numba's cache
+    # mis-links a recursive function called with other types (numba issue #6713).
+    atk = np.int64(w[TO_MOVE])
+    marks = np.zeros(cells, dtype=np.bool_)
+    if winning_moves(w, atk, marks) > 0:
+        for c in range(cells):
+            if marks[c]:
+                pv[0] = c
+                return 1, 1, 0
+    marks[:] = False
+    d_count = np.int64(winning_moves(w, 1 - atk, marks))
+    d_cell = np.int64(-1)
+    for c in range(cells):
+        if marks[c]:
+            d_cell = c
+            break
+    last = np.int64(-1)  # the attacker's most recent stone: its next threats are near
+    for i in range(HIST_LEN):
+        if w[HIST_PLAYER + i] == atk and w[HIST + i] >= 0:
+            last = np.int64(w[HIST + i])
+            break
+    key = board_key(w) ^ salt
+    for depth in range(1, max_depth + 1):
+        r = gomoku_attack(
+            w, atk, np.int64(depth), np.int64(threes), np.int64(0), ctx, table, pv, key, d_count, d_cell, last
+        )
+        if r == 1:
+            return 1, ctx[PV_LEN], ctx[NODES]
+        if r < 0:
+            break
+    return 0, 0, ctx[NODES]
+
+
+# ---- Connect6 -------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _c6_win_now(w, atk, pos, pv, ctx):
+    """Complete a window the attacker can fill with the stones left this turn."""
+    cells = w[HEIGHT] * w[WIDTH]
+    left = stones_left_in_turn(w[PLY])
+    keys = np.empty(4 * cells, dtype=np.int64)
+    e0 = np.empty(4 * cells, dtype=np.int64)
+    e1 = np.empty(4 * cells, dtype=np.int64)
+    n = all_windows(w, atk, 6 - left, keys, e0, e1)
+    if n == 0 or pos + 2 > pv.shape[0]:
+        return 0
+    pv[pos] = e0[0]
+    ctx[PV_LEN] = pos + 1
+    if e1[0] >= 0:
+        pv[pos + 1] = e1[0]
+        ctx[PV_LEN] = pos + 2
+    return 1
+
+
+@njit(cache=True, nogil=True)
+def c6_attack(w, atk, depth, pos, ctx, table, pv, key):
+    """Attacker turn in Connect6 (`atk` to move, one or two stones left this turn)."""
+    if _c6_win_now(w, atk, pos, pv, ctx) == 1:
+        return 1
+    if depth <= 0 or pos + 8 > pv.shape[0]:
+        return 0
+    if probe_failed(table, key, depth):
+        return 0
+    cells = w[HEIGHT] * w[WIDTH]
+    left = stones_left_in_turn(w[PLY])
+    cap = 4 * cells
+    # The defender's threats: our stones this turn must hit every one of them.
+    dkeys = np.empty(cap, dtype=np.int64)
+    de0 = np.empty(cap, dtype=np.int64)
+    de1 = np.empty(cap, dtype=np.int64)
+    nd = all_windows(w, 1 - atk, 4, dkeys, de0, de1)
+    dmark = np.zeros(cells, dtype=np.bool_)
+    hd = hitting_number(de0, de1, nd, dmark)
+    if hd > left:
+        store_failed(table, key, depth)
+        return 0
+    # Our own windows of four already on the board (only possible mid-turn).
+    akeys = np.empty(cap, dtype=np.int64)
+    ae0 = np.empty(cap, dtype=np.int64)
+    ae1 = np.empty(cap, dtype=np.int64)
+    na0 = all_windows(w, atk, 4, akeys, ae0, ae1)
+    # Stones that can make a threat lie in windows that reach four with this turn.
+    mark = np.zeros(cells, dtype=np.bool_)
+    mark_window_cells(w, atk + 1, 4 - left, 5, 6, mark)
+    cand = np.empty(cells, dtype=np.int64)
+    nc = 0
+    for c in range(cells):
+        if mark[c] or dmark[c]:
+            cand[nc] = c
+            nc += 1
+    pa = np.empty(16, dtype=np.int64)
+    pb = np.empty(16, dtype=np.int64)
+    dval = 2 - atk
+    aborted = False
+    for i in range(nc):
+        # Two stones left: the pairs (i, j > i); one left: a single pass with no c2.
+        for j in range(i + 1 if left == 2 else nc, nc if left == 2 else nc + 1):
+            c1 = cand[i]
+            c2 = cand[j] if left == 2 else -1
+            if nd > 0:
+                covered = True
+                for q in range(nd):
+                    if not (c1 == de0[q] or c1 == de1[q] or (c2 >= 0 and (c2 == de0[q] or c2 == de1[q]))):
+                        covered = False
+                        break
+                if not covered:
+                    continue
+            if ctx[NODES] >= ctx[BUDGET]:
+                return -1
+            ctx[NODES] += 1
+            apply_unchecked(w, c1)
+            if c2 >= 0 and w[WINNER] == ONGOING:
+                apply_unchecked(w, c2)
+            if w[WINNER] != ONGOING:  # a full board: a win was ruled out above
+                if c2 >= 0 and w[BOARD + c2] != 0:
+                    take_back(w, c2)
+                take_back(w, c1)
+                continue
+            # Our threats after this turn: the old fours (still unblocked: our stones
+            # cannot block them) and the windows through the new stones.
+            na = na0
+            for q in range(na0):  # re-read their empty cells: our stones may be in them
+                window_key = akeys[q]
+                start = window_key // 4
+                d = window_key % 4
+                window_empties(w, start, d, ae0, ae1, q)
+            na = windows_through(w, c1, atk, 4, akeys, ae0, ae1, na)
+            if c2 >= 0:
+                na = windows_through(w, c2, atk, 4, akeys, ae0, ae1, na)
+            tmark = np.zeros(cells, dtype=np.bool_)
+            ha = hitting_number(ae0, ae1, na, tmark)
+            ckey = key ^ ZOBRIST[atk + 1, c1]
+            if c2 >= 0:
+                ckey ^= ZOBRIST[atk + 1, c2]
+            r = 0
+            off = 2 if c2 >= 0 else 1
+            if ha >= 3:
+                # The defender cannot hit them all: show one reply and our completion.
+                d1 = ae0[0]
+                d2 = -1
+                for q in range(1, na):
+                    if ae0[q] != d1 and ae1[q] != d1:
+                        d2 = ae0[q]
+                        break
+                apply_unchecked(w, d1)
+                if d2 >= 0 and w[WINNER] == ONGOING:
+                    apply_unchecked(w, d2)
+                if w[WINNER] == ONGOING and pos + off + 4 <= pv.shape[0]:
+                    r = _c6_win_now(w, atk, pos + off + 2, pv, ctx)
+                if d2 >= 0 and w[BOARD + d2] != 0:
+                    take_back(w, d2)
+                take_back(w, d1)
+                if r == 1:
+                    pv[pos + off] = d1
+                    pv[pos + off + 1] = d2
+                    if d2 < 0:  # no second window to aim at: the pair is d1 and any cell
+                        r = 0
+            elif ha == 2:
+                npairs = hitting_pairs(ae0, ae1, na, pa, pb)
+                r = 1 if npairs > 0 else 0
+                for q in range(npairs):
+                    apply_unchecked(w, pa[q])
+                    apply_unchecked(w, pb[q])
+                    if w[WINNER] == ONGOING:
+                        rr = c6_attack(
+                            w,
+                            atk,
+                            depth - 1,
+                            pos + off + 2,
+                            ctx,
+                            table,
+                            pv,
+                            ckey ^ ZOBRIST[dval, pa[q]] ^ ZOBRIST[dval, pb[q]],
+                        )
+                    else:
+                        rr = 0
+                    take_back(w, pb[q])
+                    take_back(w, pa[q])
+                    if rr != 1:
+                        r = rr
+                        break
+                    pv[pos + off] = pa[q]
+                    pv[pos + off + 1] = pb[q]
+            if c2 >= 0:
+                take_back(w, c2)
+            take_back(w, c1)
+            if r == 1:
+                pv[pos] = c1
+                if c2 >= 0:
+                    pv[pos + 1] = c2
+                return 1
+            if r < 0:
+                aborted = True
+                return -1
+    if aborted:
+        return -1
+    store_failed(table, key, depth)
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def c6_solve(s, budget, max_depth, table, pv):
+    ctx = np.zeros(3, dtype=np.int64)
+    ctx[BUDGET] = budget
+    if s[WINNER] != ONGOING:
+        return 0, 0, 0
+    w = s.copy()
+    atk = np.int64(w[TO_MOVE])  # int64 throughout: see gomoku_solve
+    key = board_key(w) ^ SALT_C6
+    for depth in range(1, max_depth + 1):
+        r = c6_attack(w, atk, np.int64(depth), np.int64(0), ctx, table, pv, key)
+        if r == 1:
+            return 1, ctx[PV_LEN], ctx[NODES]
+        if r < 0:
+            break
+    return 0, 0, ctx[NODES]
+
+
+@njit(cache=True, nogil=True)
+def vcf(s, budget, max_depth, table, pv):
+    """Prove a forcing win for the player to move: Gomoku VCF, Connect6 double-threat
+    search. Returns (result, pv_len, nodes); see the module notes."""
+    if s[KIND] == CONNECT6:
+        return c6_solve(s, budget, max_depth, table, pv)
+    return gomoku_solve(s, budget, max_depth, np.int64(0), SALT_VCF, table, pv)

@@ -1,0 +1,29 @@
+"""Victory by continuous threats (Gomoku): fours and threes.
+
+Entry point `vct(s, budget, max_depth, table, pv)` -> (result, pv_len, nodes), like
+`vcf`. The attacker may also play three-making moves (see `threats`): after one, every
+defender reply that neither stops all the double fours it threatens nor makes a four of
+his own loses at once, so the search tries exactly those replies (an AND node) and the
+proof line follows one of them. Counter-threes of the defender need no reply set of
+their own: while the attacker keeps threatening a double four, a defender move that
+is not a four or a stop lets the attacker win at once.
+
+Connect6 has no three-level search yet: `vct` there is the double-threat search of
+`vcf`.
+"""
+
+import numpy as np
+from numba import njit
+
+from pipeline.games.layout import CONNECT6, KIND
+from pipeline.tactics.table import SALT_VCT
+from pipeline.tactics.vcf import c6_solve, gomoku_solve
+
+
+@njit(cache=True, nogil=True)
+def vct(s, budget, max_depth, table, pv):
+    """Prove a win by continuous threats for the player to move; (result, pv_len,
+    nodes). `max_depth` counts attacker moves (Connect6: turns)."""
+    if s[KIND] == CONNECT6:
+        return c6_solve(s, budget, max_depth, table, pv)
+    return gomoku_solve(s, budget, max_depth, np.int64(1), SALT_VCT, table, pv)
