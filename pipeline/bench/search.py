@@ -43,17 +43,9 @@ class Record:
     net: str = ""
 
 
-def rules_of(spec: GameSpec) -> str:
-    if spec.game == "gomoku":
-        return f"k{spec.k}-{spec.rules}"
-    if spec.game == "hex":
-        return "swap" if spec.swap else "no-swap"
-    return "six"
-
-
 def record(spec: GameSpec, position: str, figure: str, value: float, unit: str, net: str = "") -> Record:
     return Record(
-        spec.game, f"{spec.height}x{spec.width}", rules_of(spec), position, figure, round(value, 3), unit, net
+        spec.game, f"{spec.height}x{spec.width}", spec.rules_label, position, figure, round(value, 3), unit, net
     )
 
 
@@ -181,7 +173,8 @@ def bench_training(
     pi = torch.softmax(torch.from_numpy(rng.normal(size=(batch, spec.num_actions)).astype(np.float32)), dim=1)
     z = torch.from_numpy(rng.choice([-1.0, 1.0], batch).astype(np.float32))
     out = []
-    kinds = [False, True] if spec.game == "hex" else [False]
+    hex_board = spec.geometry == "hex"  # hexagonal kernels are an option only there
+    kinds = [False, True] if hex_board else [False]
     for hexagonal in kinds:
         kind_net = base.model_copy(update={"hex_kernels": hexagonal})
         label = net_label(kind_net)
@@ -198,7 +191,7 @@ def bench_training(
         seconds = timed(lambda s=step: [s() for _ in range(steps)], 1)
         suffix = "_hex_kernels" if hexagonal else ""
         out.append(record(spec, "random", f"train_samples_per_s{suffix}", steps * batch / seconds, "samples/s", label))
-        if spec.game == "hex":
+        if hex_board:
             evaluator = NetEvaluator(model)
             x = obs.numpy()
             evaluator(x)

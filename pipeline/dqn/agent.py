@@ -37,7 +37,7 @@ def shaped_reward(state: GameState, action: int, scale: float) -> float:
     """The Gomoku study's pattern reward, small beside a win's +1: lines the stone makes
     for its player and lines of the opponent it cuts, measured before the move."""
     spec = state.spec
-    if spec.game == "hex" or scale <= 0 or action >= spec.cells:
+    if not spec.wins_by_line or scale <= 0 or action >= spec.cells:
         return 0.0
     me = state.current_player + 1
     k = spec.k
@@ -54,7 +54,7 @@ class SelfPlayExperience:
         self.spec = spec
         self.net = net
         self.memory = memory
-        self.shaping = shaping if spec.game != "hex" else 0.0
+        self.shaping = shaping if spec.wins_by_line else 0.0
         self.rng = np.random.default_rng(seed)
         self.states = [spec.new_game() for _ in range(parallel)]
         # Each game's current observation, computed once: Q input now, stored as the
@@ -81,7 +81,7 @@ class SelfPlayExperience:
             next_obs = state.observation()
             self.memory.push(
                 self.obs[i].astype(np.uint8),
-                presented_index(self.spec, action, mover),
+                self.spec.presented_action(action, mover),  # the mover's frame
                 reward,
                 next_obs.astype(np.uint8),
                 presented_legal(state),
@@ -94,14 +94,6 @@ class SelfPlayExperience:
                 self.games += 1
                 self.states[i] = self.spec.new_game()
                 self.obs[i] = self.states[i].observation()
-
-
-def presented_index(spec: GameSpec, action: int, mover: int) -> int:
-    """The action's index in the mover's presented frame (Hex: transposed for player 1)."""
-    if spec.game == "hex" and mover == 1 and action < spec.cells:
-        r, c = divmod(action, spec.width)
-        return c * spec.width + r
-    return action
 
 
 def presented_legal(state: GameState) -> np.ndarray:

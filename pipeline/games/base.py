@@ -10,7 +10,7 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from pipeline.games import kernels
+from pipeline.games import connect6, kernels, presentation
 from pipeline.games.layout import (
     BOARD,
     CONNECT6,
@@ -46,6 +46,10 @@ SWAP_NAMES = ("swap", "swap-pieces")
 # The board sides each game accepts (Gomoku's 20: Gomocup's freestyle board). The web app,
 # the brain and the HTP engine take their limits from here.
 BOARD_SIDES: dict[str, tuple[int, int]] = {"gomoku": (3, 20), "connect6": (6, 19), "hex": (2, 19)}
+# The options each game takes beyond its board side; `GameSpec.for_board` keeps only these.
+GAME_OPTIONS: dict[str, tuple[str, ...]] = {"gomoku": ("k", "rules"), "connect6": (), "hex": ("swap",)}
+# The record formats each game can be written in (PSQ is Piskvork's, for Gomoku).
+RECORD_FORMATS: dict[str, tuple[str, ...]] = {"gomoku": ("sgf", "psq"), "connect6": ("sgf",), "hex": ("sgf",)}
 
 
 def describe_errors(exc: ValidationError) -> str:
@@ -113,9 +117,16 @@ class GameSpec(BaseModel):
                 raise ValueError("hex has no k: leave it out")
             if self.rules != "freestyle":
                 raise ValueError("hex has no exact rule")
-        if self.swap and self.game != "hex":
+        if self.swap and not self.has_swap_rule:
             raise ValueError("the swap rule exists only for hex")
         return self
+
+    @classmethod
+    def for_board(cls, game: str, size: int, k: int = 5, rules: str = "freestyle", swap: bool = False) -> GameSpec:
+        """The spec a setup form asks for: `game` on a `size` board, with those of `k`,
+        `rules` and `swap` that the game takes (`GAME_OPTIONS`); the others are ignored."""
+        given = {"k": k, "rules": rules, "swap": swap}
+        return cls(game=game, size=size, **{name: given[name] for name in GAME_OPTIONS[game]})
 
     @classmethod
     def parse(cls, text: str) -> GameSpec:
@@ -189,6 +200,54 @@ class GameSpec(BaseModel):
     def new_game(self) -> GameState:
         return GameState(self)
 
+    # ---- what the game is like, for the layers above ---------------------------------
+    @property
+    def has_swap_rule(self) -> bool:
+        """Whether this game has a swap rule to turn on (Hex's pie rule)."""
+        return self.game == "hex"
+
+    @property
+    def wins_by_line(self) -> bool:
+        """Whether a game is won by a line of stones (Gomoku, Connect6), not a connection."""
+        return self.game != "hex"
+
+    @property
+    def record_formats(self) -> tuple[str, ...]:
+        return RECORD_FORMATS[self.game]
+
+    @property
+    def geometry(self) -> presentation.Geometry:
+        """How the board is drawn: "grid" or "hex" (a rhombus of hexagons)."""
+        return presentation.geometry(self)
+
+    @property
+    def rules_label(self) -> str:
+        """The rules in a few characters, for tables (`k5-freestyle`, `swap`, `six`)."""
+        return presentation.rules_label(self)
+
+    def row_label(self, r: int) -> int:
+        """The number move names give row `r` (0 = the top row)."""
+        return presentation.row_label(self, r)
+
+    def column_label(self, c: int) -> str:
+        return COLUMNS[c]
+
+    def cell_names(self) -> list[str]:
+        """Every cell's move name, in action order (`a9`, `b9`, ... on a 9x9 Gomoku board)."""
+        return [self.action_name(a) for a in range(self.cells)]
+
+    def side_goal(self, player: int) -> str:
+        """What `player` must do to win, where a front end should say it ("connects top and
+        bottom"); empty for the line games."""
+        return presentation.side_goal(self, player)
+
+    def presented_action(self, action: int, mover: int) -> int:
+        """`action`'s index in `mover`'s presented frame (Hex: transposed for player 1)."""
+        if self.kind == HEX and mover == 1 and action < self.cells:
+            r, c = divmod(action, self.width)
+            return c * self.width + r
+        return action
+
     # ---- action names -------------------------------------------------------------
     def action_name(self, action: int) -> str:
         """`h8` style: letter = column. Gomoku/Connect6 count rows from the bottom as in
@@ -198,8 +257,7 @@ class GameSpec(BaseModel):
         if not 0 <= action < self.cells:
             raise IllegalMoveError(f"action {action} is off the {self.height}x{self.width} board")
         r, c = divmod(action, self.width)
-        row = r + 1 if self.game == "hex" else self.height - r
-        return f"{COLUMNS[c]}{row}"
+        return f"{COLUMNS[c]}{self.row_label(r)}"
 
     def parse_action(self, name: str) -> int:
         text = name.strip().lower()
@@ -211,7 +269,7 @@ class GameSpec(BaseModel):
             raise IllegalMoveError(f"{name!r} is not a move name (expected a column letter and a row number, like e5)")
         c = COLUMNS.index(text[0])
         row = int(text[1:])
-        r = row - 1 if self.game == "hex" else self.height - row
+        r = presentation.row_of_label(self, row)
         if not (0 <= c < self.width and 0 <= r < self.height and row >= 1):
             raise IllegalMoveError(f"{name!r} is off the {self.height}x{self.width} board")
         return r * self.width + c
@@ -354,6 +412,31 @@ class GameState:
 
     def hist_cells(self) -> list[tuple[int, int]]:
         return [(int(self.array[HIST + i]), int(self.array[HIST_PLAYER + i])) for i in range(HIST_LEN)]
+
+    # ---- what a front end shows ------------------------------------------------------
+    @property
+    def stones_left_in_turn(self) -> int:
+        """Stones the player to move still places this turn, counting the next one
+        (Connect6: 1 or 2; every other game: 1)."""
+        return int(connect6.stones_left_in_turn(self.ply)) if self.spec.kind == CONNECT6 else 1
+
+    @property
+    def swap_available(self) -> bool:
+        """Whether the player to move may swap now (Hex with the swap rule, second move)."""
+        return self.spec.swap and bool(self.legal_mask()[self.spec.cells])
+
+    def last_turn_cells(self) -> list[int]:
+        """The cells the last turn placed (Connect6: up to two stones)."""
+        return presentation.last_turn_cells(self)
+
+    def winning_line(self) -> list[int]:
+        """The line (Gomoku, Connect6) or chain (Hex) that won; empty while none has. Not
+        to be confused with the kernels' `winning_cells`: the empty cells that would win."""
+        return presentation.winning_line(self)
+
+    def turn_note(self) -> str:
+        """The note after "Black to move": Connect6's stones left, Hex's edges to connect."""
+        return presentation.turn_note(self)
 
     def __repr__(self) -> str:
         return f"GameState({self.spec}, moves={[self.spec.action_name(a) for a in self.history]})"

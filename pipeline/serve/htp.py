@@ -117,18 +117,7 @@ class HtpEngine:
         if command == "known_command":
             return "true" if args and args[0] in COMMANDS else "false"
         if command == "boardsize":
-            if not args:
-                raise HtpError("boardsize needs a size")
-            try:
-                sizes = [int(a) for a in args[:2]]
-            except ValueError:
-                raise HtpError(f"bad board size {' '.join(args)!r}") from None
-            if len(sizes) == 2 and sizes[0] != sizes[1]:
-                raise HtpError("only square boards")
-            try:
-                self.set_size(sizes[0])
-            except ValueError as exc:
-                raise HtpError(f"unacceptable size: {exc}") from None
+            self.boardsize(args)
             return ""
         if command == "clear_board":
             self.state = self.spec.new_game()
@@ -164,6 +153,20 @@ class HtpEngine:
         if command == "showboard":
             return "\n" + self.render()
         raise HtpError(f"unknown command {command!r}")
+
+    def boardsize(self, args: list[str]) -> None:
+        if not args:
+            raise HtpError("boardsize needs a size")
+        try:
+            sizes = [int(a) for a in args[:2]]
+        except ValueError:
+            raise HtpError(f"bad board size {' '.join(args)!r}") from None
+        if len(sizes) == 2 and sizes[0] != sizes[1]:
+            raise HtpError("only square boards")
+        try:
+            self.set_size(sizes[0])
+        except ValueError as exc:
+            raise HtpError(f"unacceptable size: {exc}") from None
 
     def check_turn(self, colour: int) -> None:
         """HTP's colours: after `swap-pieces` the players have exchanged them."""

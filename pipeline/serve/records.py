@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
+from pipeline.games.presentation import sgf_action, sgf_point
 
 SGF_GAME = {"gomoku": 4, "connect6": 4, "hex": 11}
-LETTERS = "abcdefghijklmnopqrs"
 
 
 class RecordError(ValueError):
@@ -23,12 +23,7 @@ def to_sgf(state: GameState) -> str:
     nodes = []
     for a in state.history:
         colour = "B" if replay.current_player == 0 else "W"
-        if spec.game == "hex":
-            point = "swap-pieces" if a == spec.cells else spec.action_name(a)
-        else:
-            r, c = divmod(a, spec.width)
-            point = LETTERS[c] + LETTERS[r]
-        nodes.append(f";{colour}[{point}]")
+        nodes.append(f";{colour}[{sgf_point(spec, a)}]")
         replay.apply(a)
     result = ""
     if state.is_terminal:
@@ -62,7 +57,7 @@ def from_sgf(text: str, spec: GameSpec | None = None) -> GameState:
                     raise RecordError(f"unsupported SGF game GM[{gm.group(1)}]")
         except ValueError as exc:
             raise RecordError(str(exc)) from None
-    if spec.game == "hex" and "swap-pieces" in body and not spec.swap:
+    if spec.has_swap_rule and "swap-pieces" in body and not spec.swap:
         spec = spec.model_copy(update={"swap": True})
     state = spec.new_game()
     for colour, point in re.findall(r";\s*([BW])\[([^\]]*)\]", body):
@@ -70,12 +65,7 @@ def from_sgf(text: str, spec: GameSpec | None = None) -> GameState:
         if colour != expected:
             raise RecordError(f"move {point!r}: {colour} played when it was {expected}'s turn")
         try:
-            if spec.game == "hex":
-                state.apply("swap" if point in ("swap-pieces", "swap") else point)
-            else:
-                if len(point) != 2 or point[0] not in LETTERS or point[1] not in LETTERS:
-                    raise RecordError(f"bad SGF point {point!r}")
-                state.apply(LETTERS.index(point[1]) * spec.width + LETTERS.index(point[0]))
+            state.apply(sgf_action(spec, point))
         except IllegalMoveError as exc:
             raise RecordError(str(exc)) from None
     return state
@@ -83,7 +73,7 @@ def from_sgf(text: str, spec: GameSpec | None = None) -> GameState:
 
 def to_psq(state: GameState) -> str:
     spec = state.spec
-    if spec.game != "gomoku":
+    if "psq" not in spec.record_formats:
         raise RecordError("PSQ records are for Gomoku")
     lines = [f"Piskvorky {spec.width}x{spec.height}, 11:11, 0"]
     for a in state.history:

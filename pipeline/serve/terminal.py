@@ -21,12 +21,11 @@ def render(state: GameState) -> Text:
     board = state.board()
     last = set(c for c, _ in state.hist_cells()[:1] if c >= 0)
     text = Text()
-    letters = "abcdefghijklmnopqrs"[: spec.width]
+    letters = [spec.column_label(c) for c in range(spec.width)]
     text.append("     " + " ".join(letters) + "\n", style="cyan")
     for r in range(spec.height):
-        row = r + 1 if spec.game == "hex" else spec.height - r
-        indent = " " * r if spec.game == "hex" else ""
-        text.append(f"{indent}{row:>3}  ", style="cyan")
+        indent = " " * r if spec.geometry == "hex" else ""  # each hex row half a cell on
+        text.append(f"{indent}{spec.row_label(r):>3}  ", style="cyan")
         for c in range(spec.width):
             v = int(board[r, c])
             char, style = STONES[v]
@@ -42,12 +41,8 @@ def describe(state: GameState) -> str:
     if state.is_terminal:
         return "Draw." if state.winner is None else f"{'Black' if state.winner == 0 else 'White'} wins."
     who = "Black (●)" if state.current_player == 0 else "White (○)"
-    extra = ""
-    if state.spec.game == "connect6":
-        extra = f", {1 if state.ply == 0 or state.ply % 2 == 0 else 2} stone(s) left this turn"
-    if state.spec.game == "hex":
-        extra = ", connects top-bottom" if state.current_player == 0 else ", connects left-right"
-    return f"{who} to move{extra}."
+    note = state.turn_note()
+    return f"{who} to move{', ' + note if note else ''}."
 
 
 def play_terminal(spec: GameSpec, player: Player, human: int, console: Console) -> GameState:
