@@ -145,3 +145,22 @@ def rules_label(spec: GameSpec) -> str:
     if spec.kind == CONNECT6:
         return "six"
     return f"k{spec.k}-{spec.rules}"
+
+
+def sgf_move(spec: GameSpec, history: list[int], player: int, action: int) -> tuple[int, str]:
+    """Our `player`'s `action` after `history` as an SGF node writes it: (colour, point).
+    Hex is written as HexGui writes it, in HTP's frame after a swap (`htp_frame`)."""
+    if spec.kind == HEX:
+        from pipeline.games.htp_frame import to_htp
+
+        return to_htp(spec, history, player, action)
+    return player, sgf_point(spec, action)
+
+
+def sgf_read(spec: GameSpec, history: list[int], colour: int, point: str) -> tuple[int, int]:
+    """An SGF node's (colour, point) after `history` as our (player, action)."""
+    if spec.kind == HEX:
+        from pipeline.games.htp_frame import from_htp
+
+        return from_htp(spec, history, colour, point)
+    return colour, sgf_action(spec, point)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
-from pipeline.games.presentation import sgf_action, sgf_point
+from pipeline.games.presentation import sgf_move, sgf_read
 
 SGF_GAME = {"gomoku": 4, "connect6": 4, "hex": 11}
 
@@ -22,8 +22,8 @@ def to_sgf(state: GameState) -> str:
     replay = spec.new_game()
     nodes = []
     for a in state.history:
-        colour = "B" if replay.current_player == 0 else "W"
-        nodes.append(f";{colour}[{sgf_point(spec, a)}]")
+        colour, point = sgf_move(spec, replay.history, replay.current_player, a)
+        nodes.append(f";{'BW'[colour]}[{point}]")
         replay.apply(a)
     result = ""
     if state.is_terminal:
@@ -61,11 +61,12 @@ def from_sgf(text: str, spec: GameSpec | None = None) -> GameState:
         spec = spec.model_copy(update={"swap": True})
     state = spec.new_game()
     for colour, point in re.findall(r";\s*([BW])\[([^\]]*)\]", body):
-        expected = "B" if state.current_player == 0 else "W"
-        if colour != expected:
-            raise RecordError(f"move {point!r}: {colour} played when it was {expected}'s turn")
         try:
-            state.apply(sgf_action(spec, point))
+            player, action = sgf_read(spec, state.history, "BW".index(colour), point)
+            if player != state.current_player:
+                expected = "BW"[sgf_move(spec, state.history, state.current_player, action)[0]]
+                raise RecordError(f"move {point!r}: {colour} played when it was {expected}'s turn")
+            state.apply(action)
         except IllegalMoveError as exc:
             raise RecordError(str(exc)) from None
     return state

@@ -47,3 +47,14 @@ def test_every_move_round_trips():
         for action in range(SPEC.cells):
             colour, name = to_htp(SPEC, state.history, player, action)
             assert from_htp(SPEC, state.history, colour, name) == (player, action)
+
+
+def test_sgf_records_hex_as_hexgui_writes_it_after_the_swap():
+    from pipeline.serve.records import from_sgf, to_sgf
+
+    state = SPEC.new_game().apply("b1").apply("swap").apply("d2")
+    text = to_sgf(state)
+    # HexGui's record: black b1, white swap-pieces, then our black's d2 is white's b4.
+    assert ";B[b1];W[swap-pieces];W[b4]" in text
+    back = from_sgf(text)
+    assert back.history == state.history
