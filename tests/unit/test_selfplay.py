@@ -4,7 +4,8 @@ import pytest
 from pipeline.games.base import GameSpec
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
-from pipeline.selfplay.play import SelfPlayConfig, play_games, resign_threshold_for
+from pipeline.selfplay.play import SelfPlayConfig, play_games
+from pipeline.selfplay.resign import resign_threshold_for
 
 pytestmark = pytest.mark.unit
 
