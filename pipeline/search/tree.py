@@ -3,10 +3,10 @@
 Every node is a slot of two arrays indexed [game, node, field]: `node_int` holds the int
 fields (PARENT, ACTION, VISITS, FIRST, COUNT, MOVER, TERMINAL, PENDING) and `node_float`
 the float ones (PRIOR, VALUE, TERM_VALUE). The children of an expanded node occupy one
-contiguous block. A node's value sum is from the point of view
-of its *mover*, the player whose action led to it, so backup flips the sign only where
-the player changes and Connect6's two-stone turns need no special case. The root is
-always slot 0: tree reuse compacts the kept subtree to the front of the row.
+contiguous block. A node's value sum is from the point of view of its *mover*, the
+player whose action led to it, so backup flips the sign only where the player changes
+and Connect6's two-stone turns need no special case. The root is always slot 0: tree
+reuse compacts the kept subtree to the front of the row.
 
 A row is never silently full: expansion reports a full row (`FULL`) without touching the
 tree, and the search that called it grows the tree (`Tree.grow`) and carries on, so every
