@@ -12,7 +12,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 app = typer.Typer(help="zero-pipeline: AlphaZero-style self-play for Gomoku, Connect6 and Hex.", no_args_is_help=True)
 # A pipe gets a wide table rather than Rich's 80-column default with truncated cells.
@@ -62,65 +61,34 @@ def bench(
     small boards with the default net, the standard boards (15x15, 19x19, 20x20) with a
     size-free net; --board or --big-board picks boards instead (--selfplay: self-play,
     forward pass and training per inference backend and device)."""
-    from pipeline.bench.search import BIG_BOARDS, BOARDS, as_dicts, bench_orchestration, parse_net, run_bench
-    from pipeline.games.base import GameSpec
+    from pipeline.bench.search import as_dicts, bench_orchestration, plan_bench, records_table, run_plan
 
     if selfplay:
         records = bench_selfplay(quick, backend, device, workers, rounds, params, model)
     else:
-        chosen = bool(board) or bool(big_board)
-        boards = tuple(board or ()) if chosen else BOARDS
-        big_boards = tuple(big_board or ()) if chosen else BIG_BOARDS
-        for option, texts in (("--board", boards), ("--big-board", big_boards)):
-            for text in texts:
-                try:
-                    GameSpec.parse(text)
-                except ValueError as exc:
-                    err.print(f"[red]error:[/red] {option} {text!r}: {exc}")
-                    raise typer.Exit(2) from None
         try:
-            big_spec = parse_net(big_net)
-        except ValueError as exc:
-            err.print(f"[red]error:[/red] --big-net: {exc}")
-            raise typer.Exit(2) from None
+            plan = plan_bench(board, big_board, big_net)
+        except ValueError as exc:  # a board or --big-net that does not parse
+            raise fail(str(exc)) from None
         with err.status("benchmarking") as status:
             if orchestration:
                 records = bench_orchestration()
             else:
-                records = run_bench(
-                    quick,
-                    boards,
-                    games,
-                    threads,
-                    progress=lambda m: status.update(f"benchmarking: {m}"),
-                    big_boards=big_boards,
-                    big_net=big_spec,
-                )
+                records = run_plan(plan, quick, games, threads, lambda m: status.update(f"benchmarking: {m}"))
     if as_json:
         print(json.dumps(as_dicts(records), indent=1))
         return
-    table = Table(title="zero bench" + (" (quick)" if quick else ""))
-    nets = any(r.net for r in records)
-    for col in ("game", "size", "rules", "position", "figure", "value", "unit", *(("net",) if nets else ())):
-        table.add_column(col, justify="right" if col == "value" else "left")
-    for r in records:
-        cells = [r.game, r.size, r.rules, r.position, r.figure, f"{r.value:,.3f}", r.unit]
-        table.add_row(*cells, *((r.net,) if nets else ()))
-    console.print(table)
+    console.print(records_table(records, "zero bench" + (" (quick)" if quick else "")))
 
 
 def bench_selfplay(quick, backend, device, workers, rounds, params, model):
     """`zero bench --selfplay` on the params in use (--params, ./params.yaml, or defaults)."""
-    from pipeline.bench.selfplay import run_selfplay_bench
-    from pipeline.config import load_params
-    from pipeline.nets.checkpoint import load_checkpoint
+    from pipeline.bench.selfplay import run_selfplay_bench_on
 
     path = params or (Path("params.yaml") if Path("params.yaml").is_file() else None)
     try:
-        loaded = load_params(path)
-        net = load_checkpoint(model, loaded.game)[0] if model else None
         with err.status("benchmarking") as status:
-            return run_selfplay_bench(loaded, net, backend, device, workers, rounds, quick, progress=status.update)
+            return run_selfplay_bench_on(path, model, backend, device, workers, rounds, quick, status.update)
     except ValueError as exc:  # params, checkpoint, backend or device this machine cannot run
         raise fail(str(exc)) from None
 
@@ -326,45 +294,23 @@ def evaluate(
     """Play a checkpoint (AlphaZero net or DQN) against an opponent; score with interval."""
     from rich.markup import escape
 
-    from pipeline.games.base import GameSpec
-    from pipeline.match.arena import PlayerDropped, play_match, result_of
+    from pipeline.match.evaluation import Evaluation
     from pipeline.nets.checkpoint import CheckpointError
-    from pipeline.players.factory import make_player
-    from pipeline.players.models import checkpoint_game
-    from pipeline.search.mcts import SearchConfig
 
     try:
-        spec = checkpoint_game(model)
-        if board is not None:
-            size = GameSpec.parse(f"{spec.game}:{board}")  # only its board is taken; the rules stay the model's
-            spec = GameSpec.model_validate({**spec.model_dump(), "height": size.height, "width": size.width})
-        search = SearchConfig(simulations=simulations)
-        player = make_player(str(model), spec, search)
-        player.name = model.stem
-        opponent = make_player(vs, spec, search)
+        evaluation = Evaluation.setup(model, vs, simulations, board)
     except (CheckpointError, ValueError) as exc:
         raise fail(str(exc)) from None
-    with err.status(escape(f"{model.stem} vs {vs}: {games} games of {spec}")):
-        try:
-            result = play_match(spec, player, opponent, games, seed, opening_plies)
-        except PlayerDropped as exc:  # an external engine with too many faults: its finished games count
-            err.print(f"[yellow]stopped:[/yellow] {escape(str(exc))}", highlight=False)
-            result = result_of(player.name, opponent.name, exc.records)
-    summary = result.summary()
-    faults = getattr(opponent, "reasons", [])  # an external engine's forfeits, each a lost game
-    for reason in faults:
+    with err.status(escape(f"{model.stem} vs {vs}: {games} games of {evaluation.spec}")):
+        evaluation.play(games, seed, opening_plies)
+    if evaluation.stopped:  # an external engine with too many faults: its finished games count
+        err.print(f"[yellow]stopped:[/yellow] {escape(evaluation.stopped)}", highlight=False)
+    for reason in evaluation.forfeits:
         err.print(f"forfeit: {escape(reason)}", highlight=False)
     if as_json:
-        print(json.dumps({"game": str(spec), "simulations": simulations, **summary, "forfeits": faults}))
+        print(json.dumps(evaluation.as_dict()))
         return
-    low, high = summary["interval_95"]
-    console.print(
-        f"{model.stem} vs {vs} on {spec}: {result.wins} wins, {result.losses} losses, {result.draws} draws "
-        f"(as first {result.wins_as_first}, as second {result.wins_as_second}); "
-        f"score {summary['score']:.2f} [{low:.2f}, {high:.2f}] 95%; Elo {summary['elo']:+.0f}",
-        highlight=False,
-        markup=False,  # an engine's name may hold [...]
-    )
+    console.print(evaluation.describe(vs), highlight=False, markup=False)  # an engine's name may hold [...]
 
 
 @app.command()
@@ -458,29 +404,15 @@ def iterate(
 ) -> None:
     """Run N iterations as a Prefect flow (the same stage functions as `dvc repro`)."""
     from pipeline.nets.checkpoint import CheckpointError
-    from pipeline.orchestration.flows import iteration_flow
+    from pipeline.orchestration.flows import run_iterations
     from pipeline.orchestration.recording import RecordError
-    from pipeline.runtime.interrupt import run_in_thread
-    from pipeline.runtime.prefect_server import ensure_server
-    from pipeline.stages.init import run_init
     from pipeline.stages.runner import StageError
 
     p, paths = load_workspace(root, params)
+    params_file = str(params) if params else None
     try:
         with stops_cleanly("the iteration"):
-            run_init(p, paths)
-            ensure_server()
-            # Off the main thread, so that Prefect's SIGTERM handler stays out of the way.
-            decisions = run_in_thread(
-                iteration_flow,
-                str(paths.root),
-                iterations,
-                record,
-                push,
-                str(params) if params else None,
-                tracking_uri,
-                minutes,
-            )
+            decisions = run_iterations(p, paths, iterations, record, push, params_file, tracking_uri, minutes)
     except (StageError, RecordError, CheckpointError) as exc:
         raise fail(str(exc)) from None
     for d in decisions:
@@ -502,32 +434,16 @@ def schedule(
 
     Schedules need a real Prefect API: PREFECT_API_URL (a server or Prefect Cloud) if set,
     else a `prefect server` this command starts on 127.0.0.1 and stops when it ends."""
-    from contextlib import nullcontext
-
-    from prefect.schedules import Cron
-
-    from pipeline.orchestration.flows import iteration_flow
+    from pipeline.orchestration.scheduling import check_cron, serve_schedule
 
     _, paths = load_workspace(root, None)
     try:
-        Cron(cron, timezone="UTC")
-    except Exception as exc:
+        check_cron(cron)
+    except ValueError as exc:
         raise fail(f"--cron {cron!r}: {exc}") from None
-    import os
-
-    from pipeline.orchestration.scheduling import local_prefect_server
-
-    with (
-        stops_cleanly("the schedule", resumable=False),
-        local_prefect_server(port) if not os.environ.get("PREFECT_API_URL") else nullcontext() as url,
-    ):
-        if url:
-            console.print(f"no PREFECT_API_URL: started a Prefect server for the schedule at {url}", highlight=False)
-        console.print(f"serving {name!r} on cron {cron!r} for {paths.root} (Ctrl-C stops)", highlight=False)
-        iteration_flow.serve(
-            name=name,
-            schedules=[Cron(cron, timezone="UTC")],  # a schedule without a timezone never fires
-            parameters={"root": str(paths.root), "iterations": iterations, "record": record, "push": push},
+    with stops_cleanly("the schedule", resumable=False):
+        serve_schedule(
+            paths.root, cron, iterations, record, push, name, port, lambda m: console.print(m, highlight=False)
         )
 
 

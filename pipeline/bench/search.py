@@ -254,8 +254,60 @@ def run_bench(
     return records
 
 
+@dataclass
+class BenchPlan:
+    """What `zero bench` measures: `boards` with the default net, `big_boards` with `big_net`."""
+
+    boards: tuple[str, ...]
+    big_boards: tuple[str, ...]
+    big_net: NetSpec
+
+
+def plan_bench(boards: list[str] | None, big_boards: list[str] | None, big_net: str) -> BenchPlan:
+    """The boards asked for (both default sets when neither is given) and the parsed
+    BLOCKSxCHANNELS net; a ValueError names the option at fault."""
+    chosen = bool(boards) or bool(big_boards)
+    small = tuple(boards or ()) if chosen else BOARDS
+    big = tuple(big_boards or ()) if chosen else BIG_BOARDS
+    for option, texts in (("--board", small), ("--big-board", big)):
+        for text in texts:
+            try:
+                GameSpec.parse(text)
+            except ValueError as exc:
+                raise ValueError(f"{option} {text!r}: {exc}") from None
+    try:
+        net = parse_net(big_net)
+    except ValueError as exc:
+        raise ValueError(f"--big-net: {exc}") from None
+    return BenchPlan(small, big, net)
+
+
+def run_plan(
+    plan: BenchPlan,
+    quick: bool = False,
+    games: int = SELFPLAY_GAMES,
+    threads: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[Record]:
+    return run_bench(quick, plan.boards, games, threads, progress, big_boards=plan.big_boards, big_net=plan.big_net)
+
+
 def as_dicts(records: list[Record]) -> list[dict[str, object]]:
     return [asdict(r) for r in records]
+
+
+def records_table(records: list[Record], title: str = "zero bench"):
+    """The records as a Rich table; the net column only when some record names a net."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    nets = any(r.net for r in records)
+    for col in ("game", "size", "rules", "position", "figure", "value", "unit", *(("net",) if nets else ())):
+        table.add_column(col, justify="right" if col == "value" else "left")
+    for r in records:
+        cells = [r.game, r.size, r.rules, r.position, r.figure, f"{r.value:,.3f}", r.unit]
+        table.add_row(*cells, *((r.net,) if nets else ()))
+    return table
 
 
 def bench_orchestration(tasks: int = 8, repeats: int = 3) -> list[Record]:

@@ -19,14 +19,16 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
 
 from pipeline.bench.search import Record, record
-from pipeline.config import Params
+from pipeline.config import Params, load_params
 from pipeline.games.base import GameSpec
 from pipeline.nets.autoselect import interleaved_medians
+from pipeline.nets.checkpoint import load_checkpoint
 from pipeline.nets.evaluator import NetEvaluator
 from pipeline.nets.inference import InferenceConfig, cpu_has_bf16, resolve_device
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
@@ -357,3 +359,21 @@ def run_selfplay_bench(
     if not quick:
         records += bench_reference(params, auto_name, where, workers, cache_dir, progress)
     return records
+
+
+def run_selfplay_bench_on(
+    params_file: Path | None,
+    model: Path | None = None,
+    variants: list[str] | None = None,
+    device: str = "auto",
+    workers: int = 2,
+    rounds: int = 1,
+    quick: bool = False,
+    progress=None,
+) -> list[Record]:
+    """`run_selfplay_bench` on a params file (None: the defaults) and a checkpoint to play
+    (None: a fresh net). A ValueError for params, a checkpoint, a backend or a device this
+    machine cannot run."""
+    loaded = load_params(params_file)
+    net = load_checkpoint(model, loaded.game)[0] if model else None
+    return run_selfplay_bench(loaded, net, variants, device, workers, rounds, quick, progress=progress)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # Quiet, local defaults for a command-line tool; a user's own Prefect settings win.
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -17,6 +17,10 @@ from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NONE
 
 from pipeline.stages import STAGES
+
+if TYPE_CHECKING:
+    from pipeline.config import Params
+    from pipeline.runtime.workspace import Paths
 
 
 @task(name="stage", cache_policy=NONE, task_run_name="{name}")
@@ -80,3 +84,26 @@ def iteration_flow(
         if record:
             record_task(root, f"generation {generation}", push)
     return decisions
+
+
+def run_iterations(
+    params: Params,
+    paths: Paths,
+    iterations: int,
+    record: bool = True,
+    push: bool = True,
+    params_file: str | None = None,
+    tracking_uri: str | None = None,
+    minutes: float | None = None,
+) -> list[dict[str, Any]]:
+    """`zero iterate`: the champion and state first (a bad checkpoint fails before Prefect
+    starts), then the Prefect API, then the iteration flow, off the main thread so that
+    Prefect's SIGTERM handler stays out of the way. Returns the promote decisions."""
+    from pipeline.runtime.interrupt import run_in_thread
+    from pipeline.runtime.prefect_server import ensure_server
+    from pipeline.stages.init import run_init
+
+    run_init(params, paths)
+    ensure_server()
+    root = str(paths.root)
+    return run_in_thread(iteration_flow, root, iterations, record, push, params_file, tracking_uri, minutes)

@@ -150,14 +150,14 @@ class NetPlayer:
             self.start(state.spec, max(game + 1, 1), 0)
         search = self._sync(game, state)
         start = time.perf_counter()
-        before = int(search.tree.I[game, 0, VISITS])  # the root's visits so far (reused ones included)
+        before = int(search.tree.node_int[game, 0, VISITS])  # the root's visits so far (reused ones included)
         active = np.zeros(search.games, dtype=np.bool_)
         active[game] = True
         visits = search.search(
             self.evaluator, active=active, simulations=budget or self.config.simulations, seconds=seconds
         )[game]
         action = self._pick(game, state, visits)
-        simulations = int(search.tree.I[game, 0, VISITS]) - before
+        simulations = int(search.tree.node_int[game, 0, VISITS]) - before
         return Thought(action, visits, search.tree.root_value(game), simulations, time.perf_counter() - start)
 
     def policy_value(self, state: GameState) -> tuple[np.ndarray, float]:

@@ -21,15 +21,14 @@ from pipeline.search.rng import make_rng
 from pipeline.search.tree import (
     FIRST,
     FULL,
-    MOVER,
     PENDING,
     PRIOR,
     PUCT,
-    TERM_VALUE,
     TERMINAL,
     VISITS,
     Tree,
     backup,
+    backup_terminal,
     descend,
     expand,
     propagate_proof,
@@ -58,27 +57,56 @@ class SearchConfig(BaseModel):
 
 @njit(cache=True, nogil=True)
 def select_batch(
-    I, F, roots, active, target, per_game, c, fpu, root_fpu, vl, prove, leaf_states, obs, leaf_game, leaf_node
+    node_int,
+    node_float,
+    roots,
+    active,
+    target,
+    leaf_states,
+    obs,
+    leaf_game,
+    leaf_node,
+    per_game,
+    c_puct,
+    fpu_reduction,
+    root_fpu_reduction,
+    virtual_loss,
+    prove,
 ):
+    """Select up to `per_game` leaves of every active game whose root has fewer than
+    `target` visits; write their positions, observations, games and nodes from slot 0 on,
+    and return how many. Terminal leaves are backed up at once (proven with `prove`)."""
+    vl = virtual_loss
     n = 0
     for g in range(roots.shape[0]):
-        if not active[g] or I[g, 0, TERMINAL] != 0:
+        if not active[g] or node_int[g, 0, TERMINAL] != 0:
             continue
         for _ in range(per_game):
-            if I[g, 0, VISITS] >= target[g]:
+            if node_int[g, 0, VISITS] >= target[g]:
                 break
-            leaf = descend(I, F, g, roots[g], leaf_states[n], PUCT, c, fpu, root_fpu, vl)
-            if I[g, leaf, TERMINAL] != 0:
+            leaf = descend(
+                node_int,
+                node_float,
+                g,
+                roots[g],
+                leaf_states[n],
+                PUCT,
+                c_puct,
+                fpu_reduction=fpu_reduction,
+                root_fpu_reduction=root_fpu_reduction,
+                virtual_loss=vl,
+            )
+            if node_int[g, leaf, TERMINAL] != 0:
                 if prove:
-                    propagate_proof(I, F, g, leaf, False)
-                backup(I, F, g, leaf, F[g, leaf, TERM_VALUE], I[g, leaf, MOVER], vl)
+                    propagate_proof(node_int, node_float, g, leaf, prove_root=False)
+                backup_terminal(node_int, node_float, g, leaf, vl)
                 continue
-            if I[g, leaf, PENDING] != 0:
+            if node_int[g, leaf, PENDING] != 0:
                 # Virtual loss did not steer this descent away from a leaf already in the
                 # batch: give the visit back and let this game wait for the next step.
-                revert(I, F, g, leaf, vl)
+                revert(node_int, node_float, g, leaf, vl)
                 break
-            I[g, leaf, PENDING] = 1
+            node_int[g, leaf, PENDING] = 1
             observe(leaf_states[n], obs[n])
             leaf_game[n] = g
             leaf_node[n] = leaf
@@ -88,7 +116,21 @@ def select_batch(
 
 @njit(cache=True, nogil=True)
 def expand_and_backup(
-    I, F, size, leaf_states, leaf_game, leaf_node, start, n, priors, values, vl, guided, prove, rng, mask
+    node_int,
+    node_float,
+    size,
+    leaf_states,
+    leaf_game,
+    leaf_node,
+    start,
+    n,
+    priors,
+    values,
+    rng,
+    mask,
+    vl,
+    guided,
+    prove,
 ):
     """Expand and back up leaves start..n-1. Returns n, or the first leaf whose game's
     row is full: the caller grows the tree and calls again from there."""
@@ -96,10 +138,26 @@ def expand_and_backup(
         g = leaf_game[i]
         node = leaf_node[i]
         state = leaf_states[i]
-        if expand(I, F, size, g, node, state, priors[i], True, guided, False, rng, mask, prove, False) == FULL:
+        added = expand(
+            node_int,
+            node_float,
+            size,
+            g,
+            node,
+            state,
+            priors[i],
+            rng,
+            mask,
+            use_policy=True,
+            guided=guided,
+            shuffle=False,
+            prove=prove,
+            prove_root=False,
+        )
+        if added == FULL:
             return i
-        I[g, node, PENDING] = 0
-        backup(I, F, g, node, values[i], state[TO_MOVE], vl)
+        node_int[g, node, PENDING] = 0
+        backup(node_int, node_float, g, node, values[i], state[TO_MOVE], vl)
     return n
 
 
@@ -156,8 +214,8 @@ class BatchedMCTS:
             return
         noise = self.noise_rng.dirichlet(np.full(count, self.config.dirichlet_alpha / count))
         eps = self.config.dirichlet_eps
-        priors = self.tree.F[g, kids, PRIOR]
-        self.tree.F[g, kids, PRIOR] = (1 - eps) * priors + eps * noise
+        priors = self.tree.node_float[g, kids, PRIOR]
+        self.tree.node_float[g, kids, PRIOR] = (1 - eps) * priors + eps * noise
         self.noised[g] = True
 
     def search(
@@ -186,28 +244,28 @@ class BatchedMCTS:
         planned = cfg.simulations if timed else int(budget[active].max(initial=0))
         if not self.fixed_capacity:
             tree.reserve(tree_capacity(self.spec, planned))
-        target = tree.I[:, 0, VISITS].astype(np.int64) + budget
+        target = tree.node_int[:, 0, VISITS].astype(np.int64) + budget
         noisy = np.broadcast_to(np.asarray(noise, dtype=np.bool_), (self.games,))
         while True:
             if noisy.any():
-                for g in np.flatnonzero(active & noisy & ~self.noised & (tree.I[:, 0, FIRST] >= 0)):
+                for g in np.flatnonzero(active & noisy & ~self.noised & (tree.node_int[:, 0, FIRST] >= 0)):
                     self._add_noise(int(g))
             n = select_batch(
-                tree.I,
-                tree.F,
+                tree.node_int,
+                tree.node_float,
                 self.roots,
                 active,
                 target,
-                cfg.leaves_per_step,
-                cfg.c_puct,
-                cfg.fpu_reduction,
-                cfg.root_fpu_reduction,
-                cfg.virtual_loss,
-                cfg.prove_wins,
                 self.leaf_states,
                 self.obs,
                 self.leaf_game,
                 self.leaf_node,
+                per_game=cfg.leaves_per_step,
+                c_puct=cfg.c_puct,
+                fpu_reduction=cfg.fpu_reduction,
+                root_fpu_reduction=cfg.root_fpu_reduction,
+                virtual_loss=cfg.virtual_loss,
+                prove=cfg.prove_wins,
             )
             if n > 0:
                 priors, values = evaluator(self.obs[:n])
@@ -216,8 +274,8 @@ class BatchedMCTS:
                 done = 0
                 while True:
                     done = expand_and_backup(
-                        tree.I,
-                        tree.F,
+                        tree.node_int,
+                        tree.node_float,
                         tree.size,
                         self.leaf_states,
                         self.leaf_game,
@@ -226,11 +284,11 @@ class BatchedMCTS:
                         n,
                         priors,
                         values,
-                        cfg.virtual_loss,
-                        cfg.threat_guidance,
-                        cfg.prove_wins,
                         self.rng,
                         tree.mask,
+                        vl=cfg.virtual_loss,
+                        guided=cfg.threat_guidance,
+                        prove=cfg.prove_wins,
                     )
                     if done == n:
                         break
@@ -238,7 +296,7 @@ class BatchedMCTS:
                     self.grown += 1
                 self.evaluations += n
                 self.steps += 1
-            finished = (tree.I[:, 0, VISITS] >= target) | (tree.I[:, 0, TERMINAL] != 0) | ~active
+            finished = (tree.node_int[:, 0, VISITS] >= target) | (tree.node_int[:, 0, TERMINAL] != 0) | ~active
             if finished.all() or (deadline is not None and time.perf_counter() >= deadline):
                 break
         return np.stack([tree.root_visits(g) for g in range(self.games)])

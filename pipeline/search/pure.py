@@ -23,6 +23,7 @@ from pipeline.search.tree import (
     VISITS,
     Tree,
     backup,
+    backup_terminal,
     descend,
     expand,
     propagate_proof,
@@ -59,44 +60,77 @@ def rollout_value(s, player, rng, empties):
 
 
 @njit(cache=True, nogil=True)
-def uct_search(I, F, size, g, root_state, playouts, c, rng, scratch, empties, mask):
+def expand_uniform(node_int, node_float, size, g, node, state, dummy, rng, mask):
+    """UCT's expansion: every legal move, uniform priors in a random order, immediate wins
+    proven up to the root (pure MCTS's answer is the solver's when it has one)."""
+    return expand(
+        node_int,
+        node_float,
+        size,
+        g,
+        node,
+        state,
+        dummy,
+        rng,
+        mask,
+        use_policy=False,
+        guided=False,
+        shuffle=True,
+        prove=True,
+        prove_root=True,
+    )
+
+
+@njit(cache=True, nogil=True)
+def uct_search(node_int, node_float, size, g, root_state, playouts, c, rng, scratch, empties, mask):
     """Run up to `playouts` UCT playouts from the root (slot 0); return how many ran. A
     leaf is expanded on its second visit, which keeps the tree small without changing
     what UCT converges to. Fewer run when the root is solved, or when the row is full:
     then the unfinished playout is undone and the caller grows the tree and goes on."""
     dummy = np.zeros(1, dtype=np.float32)
-    root_leaf = I[g, 0, TERMINAL] == 0 and I[g, 0, FIRST] < 0
-    if root_leaf and expand(I, F, size, g, 0, root_state, dummy, False, False, True, rng, mask, True, True) == FULL:
+    root_leaf = node_int[g, 0, TERMINAL] == 0 and node_int[g, 0, FIRST] < 0
+    if root_leaf and expand_uniform(node_int, node_float, size, g, 0, root_state, dummy, rng, mask) == FULL:
         return 0
     done = 0
     while done < playouts:
-        if I[g, 0, TERMINAL] != 0:
+        if node_int[g, 0, TERMINAL] != 0:
             break  # the root is solved: more playouts cannot change the answer
-        leaf = descend(I, F, g, root_state, scratch, UCT, c, 0.0, 0.0, 0.0)
+        leaf = descend(
+            node_int,
+            node_float,
+            g,
+            root_state,
+            scratch,
+            UCT,
+            c,
+            fpu_reduction=0.0,
+            root_fpu_reduction=0.0,
+            virtual_loss=0.0,
+        )
         done += 1
-        if I[g, leaf, TERMINAL] != 0:
-            propagate_proof(I, F, g, leaf, True)
-            backup(I, F, g, leaf, F[g, leaf, TERM_VALUE], I[g, leaf, MOVER], 0.0)
+        if node_int[g, leaf, TERMINAL] != 0:
+            propagate_proof(node_int, node_float, g, leaf, prove_root=True)
+            backup_terminal(node_int, node_float, g, leaf, virtual_loss=0.0)
             continue
-        if I[g, leaf, VISITS] > 1:
-            added = expand(I, F, size, g, leaf, scratch, dummy, False, False, True, rng, mask, True, True)
+        if node_int[g, leaf, VISITS] > 1:
+            added = expand_uniform(node_int, node_float, size, g, leaf, scratch, dummy, rng, mask)
             if added == FULL:
-                revert(I, F, g, leaf, 0.0)
+                revert(node_int, node_float, g, leaf, virtual_loss=0.0)
                 return done - 1
             if added > 0:
-                child = select_child(I, F, g, leaf, UCT, c, 0.0)
-                apply_unchecked(scratch, I[g, child, ACTION])
-                I[g, child, VISITS] += 1
+                child = select_child(node_int, node_float, g, leaf, UCT, c, fpu_reduction=0.0)
+                apply_unchecked(scratch, node_int[g, child, ACTION])
+                node_int[g, child, VISITS] += 1
                 leaf = child
                 if scratch[WINNER] >= 0:
-                    I[g, leaf, TERMINAL] = 1
-                    F[g, leaf, TERM_VALUE] = terminal_value(scratch, I[g, leaf, MOVER])
-                    propagate_proof(I, F, g, leaf, True)
-                    backup(I, F, g, leaf, F[g, leaf, TERM_VALUE], I[g, leaf, MOVER], 0.0)
+                    node_int[g, leaf, TERMINAL] = 1
+                    node_float[g, leaf, TERM_VALUE] = terminal_value(scratch, node_int[g, leaf, MOVER])
+                    propagate_proof(node_int, node_float, g, leaf, prove_root=True)
+                    backup_terminal(node_int, node_float, g, leaf, virtual_loss=0.0)
                     continue
         mover = scratch[TO_MOVE]
         value = rollout_value(scratch, mover, rng, empties)
-        backup(I, F, g, leaf, value, mover, 0.0)
+        backup(node_int, node_float, g, leaf, value, mover, virtual_loss=0.0)
     return done
 
 
@@ -142,7 +176,7 @@ class PureMCTS:
             # A leaf is expanded on its second visit: each playout adds at most one block.
             tree.reserve(search_capacity(state.spec.num_actions, playouts or TIMED_CHUNK))
         deadline = None if seconds is None else time.perf_counter() + seconds
-        before = int(tree.I[0, 0, VISITS])
+        before = int(tree.node_int[0, 0, VISITS])
         scratch = np.empty_like(state.array)
         empties = np.empty(state.spec.cells, dtype=np.int64)
         done = 0
@@ -151,10 +185,20 @@ class PureMCTS:
             if deadline is not None:
                 want = min(want, TIMED_CHUNK)
             ran = uct_search(
-                tree.I, tree.F, tree.size, 0, state.array, want, self.c, self.rng, scratch, empties, tree.mask
+                tree.node_int,
+                tree.node_float,
+                tree.size,
+                0,
+                state.array,
+                want,
+                self.c,
+                self.rng,
+                scratch,
+                empties,
+                tree.mask,
             )
             done += ran
-            if tree.I[0, 0, TERMINAL] != 0:
+            if tree.node_int[0, 0, TERMINAL] != 0:
                 break
             if ran < want:
                 tree.grow()  # the row was full: the unfinished playout was undone
@@ -165,7 +209,7 @@ class PureMCTS:
             ):
                 break
         self._root_key = key
-        self.last_playouts = int(tree.I[0, 0, VISITS]) - before
+        self.last_playouts = int(tree.node_int[0, 0, VISITS]) - before
         return tree.root_visits(0)
 
     @property
@@ -175,7 +219,7 @@ class PureMCTS:
     @property
     def solved(self) -> bool:
         """The last search proved the root's result."""
-        return self._tree is not None and self._tree.I[0, 0, TERMINAL] != 0
+        return self._tree is not None and self._tree.node_int[0, 0, TERMINAL] != 0
 
     def best_action(self) -> int:
         assert self._tree is not None, "search first"

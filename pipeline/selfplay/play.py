@@ -1,12 +1,19 @@
 """Self-play: one model plays a batch of games against itself with the batched search,
 returning training positions (observations and visit distributions in the presented
-frame, results from the point of view of the player to move)."""
+frame, results from the point of view of the player to move).
+
+The jobs are kept apart: `GameInFlight` is one game in a slot (its state, its records,
+its resignation watch); `ResignPolicy` (pipeline.selfplay.resign) decides resignations
+and counts the false ones; `playout_cap` draws which moves are searched in full;
+`training_record` and `game_positions` assemble the records; `SelfPlayRun` advances
+the games in lockstep, one search per move for all of them."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -16,6 +23,7 @@ from pipeline.runtime.interrupt import Interrupted
 from pipeline.search.evaluator import Evaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
 from pipeline.selfplay.replay import Positions
+from pipeline.selfplay.resign import ResignPolicy, ResignWatch
 
 
 class SelfPlayConfig(BaseModel):
@@ -65,12 +73,185 @@ class SelfPlayStats:
     winner_min_values: list[float] = field(default_factory=list)
 
 
-def resign_threshold_for(winner_min_values: list[float], false_rate: float = 0.05) -> float | None:
-    """The threshold AlphaGo Zero's calibration aims for: at most `false_rate` of the
-    games' eventual winners ever saw their root value fall below it. None without data."""
-    if not winner_min_values:
+class Record(NamedTuple):
+    """One training position before the game's result is known."""
+
+    obs: np.ndarray  # uint8 observation planes, presented frame
+    pi: np.ndarray  # float32 visit distribution, presented frame
+    mover: int  # the player to move
+    ply: int
+
+
+@dataclass
+class GameInFlight:
+    """One game in a self-play slot."""
+
+    game_id: int
+    state: GameState
+    resign: ResignWatch
+    records: list[Record] = field(default_factory=list)
+
+
+@dataclass
+class SelfPlayCounts:
+    """What the finished games add up to."""
+
+    finished: int = 0
+    plies: int = 0
+    resigned: int = 0
+    first_player_wins: int = 0
+    second_player_wins: int = 0
+    draws: int = 0
+
+    def game_over(self, winner: int | None, resigned: bool) -> None:
+        self.finished += 1
+        self.resigned += resigned
+        if winner is None:
+            self.draws += 1
+        elif winner == 0:
+            self.first_player_wins += 1
+        else:
+            self.second_player_wins += 1
+
+
+def playout_cap(config: SelfPlayConfig, rng: np.random.Generator, slots: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """Playout-cap randomisation: which slots search this move in full (root noise, a
+    training target) and each slot's simulations (None: the config's). Without a cap
+    every move is full and nothing is drawn from `rng`."""
+    if config.fast_simulations is None:
+        return np.ones(slots, dtype=np.bool_), None
+    full = rng.random(slots) < config.full_search_prob
+    return full, np.where(full, config.search.simulations, config.fast_simulations)
+
+
+def training_record(state: GameState, visits: np.ndarray) -> Record:
+    """The position to move in and its search's visit distribution, in the presented
+    frame (uniform over legal moves if the search handed out no visits)."""
+    total = visits.sum()
+    pi = visits / total if total > 0 else state.legal_mask() / state.legal_mask().sum()
+    pi_presented = np.zeros_like(pi)
+    pi_presented[state.presented_order()] = pi
+    return Record(
+        state.observation().astype(np.uint8), pi_presented.astype(np.float32), state.current_player, state.ply
+    )
+
+
+def game_positions(game: GameInFlight, winner: int | None) -> Positions | None:
+    """A finished game's records with its result for each mover; None when it kept none
+    (a game resigned before its first full search)."""
+    rec = game.records
+    if not rec:
         return None
-    return float(np.quantile(np.asarray(winner_min_values, dtype=np.float64), false_rate))
+    return Positions(
+        obs=np.stack([r.obs for r in rec]),
+        pi=np.stack([r.pi for r in rec]),
+        z=np.array([0 if winner is None else (1 if r.mover == winner else -1) for r in rec], dtype=np.int8),
+        game_id=np.full(len(rec), game.game_id, dtype=np.int32),
+        ply=np.array([r.ply for r in rec], dtype=np.int16),
+    )
+
+
+class SelfPlayRun:
+    """`games` games played in `min(parallel_games, games)` slots; a finished game's slot
+    takes the next game until all have started."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        evaluator: Evaluator,
+        games: int,
+        config: SelfPlayConfig,
+        seed: int,
+        on_game_end: Callable[[int, int], None] | None = None,
+    ):
+        self.spec = spec
+        self.evaluator = evaluator
+        self.games = games
+        self.config = config
+        self.on_game_end = on_game_end
+        slots = min(config.parallel_games, games)
+        self.search = BatchedMCTS(spec, slots, config.search, seed=seed)
+        self.rng = np.random.default_rng(seed)  # move choice
+        # Its own stream, so that games without a playout cap or resignation stay identical.
+        self.extra_rng = np.random.default_rng([seed, 1])
+        self.resign = ResignPolicy(config.resign_threshold, config.resign_calibration)
+        self.slots: list[GameInFlight | None] = [None] * slots
+        self.started = 0
+        self.kept: list[Positions] = []
+        self.counts = SelfPlayCounts()
+        for slot in range(slots):
+            self.start_game(slot)
+
+    def start_game(self, slot: int) -> None:
+        state = self.spec.new_game()
+        self.slots[slot] = GameInFlight(self.started, state, self.resign.watch(self.extra_rng))
+        self.started += 1
+        self.search.reset(slot, state.array)
+
+    def step(self) -> None:
+        """One search for every game in flight, then one move (or a resignation) each."""
+        active = np.array([game is not None for game in self.slots])
+        full, budget = playout_cap(self.config, self.extra_rng, len(self.slots))
+        visits = self.search.search(self.evaluator, active=active, noise=full, simulations=budget)
+        for slot in np.flatnonzero(active):
+            self.move(int(slot), visits[slot], bool(full[slot]))
+
+    def move(self, slot: int, visits: np.ndarray, full: bool) -> None:
+        game = self.slots[slot]
+        assert game is not None
+        state = game.state
+        mover = state.current_player
+        if self.resign.resigns(game.resign, mover, self.search.tree.root_value(slot)):
+            self.end_game(slot, 1 - mover, resigned=True)
+            return
+        if full:
+            game.records.append(training_record(state, visits))
+        temperature = 1.0 if state.ply < self.config.temperature_moves else 0.0
+        action = pick_action(visits, temperature, self.rng)
+        state.apply(action)
+        self.counts.plies += 1
+        if state.is_terminal:
+            self.end_game(slot, state.winner, resigned=False)
+        else:
+            self.search.advance(slot, action, state.array)
+
+    def end_game(self, slot: int, winner: int | None, resigned: bool) -> None:
+        game = self.slots[slot]
+        assert game is not None
+        self.counts.game_over(winner, resigned)
+        self.resign.game_over(game.resign, winner)
+        positions = game_positions(game, winner)
+        if positions is not None:
+            self.kept.append(positions)
+        if self.on_game_end:
+            self.on_game_end(game.game_id, len(game.records))
+        if self.started < self.games:
+            self.start_game(slot)
+        else:
+            self.slots[slot] = None
+
+    def positions(self) -> Positions:
+        if not self.kept:
+            return Positions.empty(self.spec.obs_shape, self.spec.num_actions)
+        return Positions.concat(self.kept)
+
+    def stats(self, positions: int, seconds: float) -> SelfPlayStats:
+        counts, tally = self.counts, self.resign.tally
+        return SelfPlayStats(
+            games=counts.finished,
+            positions=positions,
+            first_player_wins=counts.first_player_wins,
+            second_player_wins=counts.second_player_wins,
+            draws=counts.draws,
+            seconds=seconds,
+            simulations=self.search.evaluations,
+            plies=counts.plies,
+            resigned=counts.resigned,
+            calibration_games=tally.calibration_games,
+            would_resign=tally.would_resign,
+            false_resignations=tally.false_resignations,
+            winner_min_values=tally.winner_min_values,
+        )
 
 
 def play_games(
@@ -93,120 +274,10 @@ def play_games(
     asked between moves; when it says yes, the games in flight are dropped and
     `Interrupted` is raised, so a Ctrl-C stops self-play within one move."""
     start = time.perf_counter()
-    slots = min(config.parallel_games, games)
-    search = BatchedMCTS(spec, slots, config.search, seed=seed)
-    rng = np.random.default_rng(seed)
-    # Its own stream, so that games without a playout cap or resignation stay identical.
-    extra_rng = np.random.default_rng([seed, 1])
-    every_move_full = np.ones(slots, dtype=np.bool_)
-    states: list[GameState | None] = [None] * slots
-    records: list[list[tuple[np.ndarray, np.ndarray, int, int]]] = [[] for _ in range(slots)]
-    ids = [-1] * slots
-    calibrating = np.zeros(slots, dtype=np.bool_)
-    min_value = np.ones((slots, 2), dtype=np.float64)
-    would_resign = np.zeros((slots, 2), dtype=np.bool_)
-    started = 0
-    kept: list[Positions] = []
-    results = {0: 0, 1: 0, None: 0}
-    counts = {"finished": 0, "plies": 0, "resigned": 0, "calibration": 0, "would_resign": 0, "false": 0}
-    winner_mins: list[float] = []
-
-    def start_game(slot: int) -> None:
-        nonlocal started
-        state = spec.new_game()
-        states[slot] = state
-        records[slot] = []
-        ids[slot] = started
-        started += 1
-        search.reset(slot, state.array)
-        min_value[slot] = 1.0
-        would_resign[slot] = False
-        calibrating[slot] = config.resign_threshold is None or extra_rng.random() < config.resign_calibration
-
-    def end_game(slot: int, winner: int | None, resigned: bool) -> None:
-        results[winner] += 1
-        counts["finished"] += 1
-        counts["resigned"] += resigned
-        if calibrating[slot]:
-            if winner is not None:
-                winner_mins.append(float(min_value[slot, winner]))
-            if config.resign_threshold is not None:
-                counts["calibration"] += 1
-                for player in (0, 1):
-                    if would_resign[slot, player]:
-                        counts["would_resign"] += 1
-                        counts["false"] += winner != 1 - player
-        rec = records[slot]
-        if rec:  # a game resigned before its first full search keeps nothing
-            kept.append(
-                Positions(
-                    obs=np.stack([r[0] for r in rec]),
-                    pi=np.stack([r[1] for r in rec]),
-                    z=np.array([0 if winner is None else (1 if r[2] == winner else -1) for r in rec], dtype=np.int8),
-                    game_id=np.full(len(rec), ids[slot], dtype=np.int32),
-                    ply=np.array([r[3] for r in rec], dtype=np.int16),
-                )
-            )
-        if on_game_end:
-            on_game_end(ids[slot], len(rec))
-        if started < games:
-            start_game(slot)
-        else:
-            states[slot] = None
-
-    for slot in range(slots):
-        start_game(slot)
-    while counts["finished"] < games:
+    run = SelfPlayRun(spec, evaluator, games, config, seed, on_game_end)
+    while run.counts.finished < games:
         if should_stop is not None and should_stop():
-            raise Interrupted(f"{counts['finished']} of {games} games finished, the rest dropped")
-        active = np.array([s is not None for s in states])
-        full, budget = every_move_full, None
-        if config.fast_simulations is not None:
-            full = extra_rng.random(slots) < config.full_search_prob
-            budget = np.where(full, config.search.simulations, config.fast_simulations)
-        visits = search.search(evaluator, active=active, noise=full, simulations=budget)
-        for slot in np.flatnonzero(active):
-            state = states[slot]
-            assert state is not None
-            mover = state.current_player
-            value = search.tree.root_value(int(slot))
-            min_value[slot, mover] = min(min_value[slot, mover], value)
-            if config.resign_threshold is not None and value < config.resign_threshold:
-                if not calibrating[slot]:
-                    end_game(slot, 1 - mover, resigned=True)
-                    continue
-                would_resign[slot, mover] = True
-            v = visits[slot]
-            if full[slot]:
-                total = v.sum()
-                pi = v / total if total > 0 else state.legal_mask() / state.legal_mask().sum()
-                pi_presented = np.zeros_like(pi)
-                pi_presented[state.presented_order()] = pi
-                records[slot].append(
-                    (state.observation().astype(np.uint8), pi_presented.astype(np.float32), mover, state.ply)
-                )
-            temperature = 1.0 if state.ply < config.temperature_moves else 0.0
-            action = pick_action(v, temperature, rng)
-            state.apply(action)
-            counts["plies"] += 1
-            if not state.is_terminal:
-                search.advance(slot, action, state.array)
-                continue
-            end_game(slot, state.winner, resigned=False)
-    positions = Positions.concat(kept) if kept else Positions.empty(spec.obs_shape, spec.num_actions)
-    stats = SelfPlayStats(
-        games=counts["finished"],
-        positions=len(positions),
-        first_player_wins=results[0],
-        second_player_wins=results[1],
-        draws=results[None],
-        seconds=time.perf_counter() - start,
-        simulations=search.evaluations,
-        plies=counts["plies"],
-        resigned=counts["resigned"],
-        calibration_games=counts["calibration"],
-        would_resign=counts["would_resign"],
-        false_resignations=counts["false"],
-        winner_min_values=winner_mins,
-    )
-    return positions, stats
+            raise Interrupted(f"{run.counts.finished} of {games} games finished, the rest dropped")
+        run.step()
+    positions = run.positions()
+    return positions, run.stats(len(positions), time.perf_counter() - start)

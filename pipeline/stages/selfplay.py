@@ -16,8 +16,9 @@ from pipeline.games.base import GameSpec
 from pipeline.runtime import interrupt
 from pipeline.runtime.progress import Progress, current, set_current
 from pipeline.runtime.workspace import Paths, derive_seed, load_state, write_json
-from pipeline.selfplay.play import SelfPlayConfig, resign_threshold_for
+from pipeline.selfplay.play import SelfPlayConfig
 from pipeline.selfplay.replay import Positions, ReplayError, generation_dir, read_shard, spec_header, write_shard
+from pipeline.selfplay.resign import resign_threshold_for
 
 
 def plan(games: int, tasks: int) -> list[int]:

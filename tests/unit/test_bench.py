@@ -3,7 +3,7 @@ integration tests)."""
 
 import pytest
 
-from pipeline.bench.search import BIG_BOARDS, BIG_NET, midgame, net_label, parse_net
+from pipeline.bench.search import BIG_BOARDS, BIG_NET, BOARDS, midgame, net_label, parse_net, plan_bench
 from pipeline.games.base import GameSpec
 from pipeline.nets.resnet import NetSpec
 
@@ -23,6 +23,19 @@ def test_big_net_is_blocks_x_channels():
     for bad in ("6", "6x", "x64", "6x64x2", "sixx64", "6x4"):
         with pytest.raises(ValueError, match="BLOCKSxCHANNELS"):
             parse_net(bad)
+
+
+def test_bench_plan_defaults_to_both_sets_and_names_the_option_at_fault():
+    plan = plan_bench(None, None, "3x64")
+    assert (plan.boards, plan.big_boards, plan.big_net) == (BOARDS, BIG_BOARDS, BIG_NET)
+    only = plan_bench(None, ["connect6:19"], "6x64")
+    assert only.boards == () and only.big_boards == ("connect6:19",) and only.big_net.blocks == 6
+    with pytest.raises(ValueError, match=r"^--board 'gomoku:25': .*3\.\.20"):
+        plan_bench(["gomoku:25"], None, "3x64")
+    with pytest.raises(ValueError, match=r"^--big-board 'hex:99'"):
+        plan_bench(None, ["hex:99"], "3x64")
+    with pytest.raises(ValueError, match=r"^--big-net: expected BLOCKSxCHANNELS"):
+        plan_bench(None, None, "6")
 
 
 @pytest.mark.parametrize("board", BIG_BOARDS)

@@ -102,7 +102,7 @@ def test_virtual_loss_spreads_a_step_over_distinct_leaves():
     search.reset(0, spec.new_game().array)
     search.search(UniformEvaluator(spec.num_actions))
     assert search.evaluations / search.steps > 6  # most steps fill their 8 leaves
-    assert (search.tree.I[0, : search.tree.size[0], PENDING] == 0).all()
+    assert (search.tree.node_int[0, : search.tree.size[0], PENDING] == 0).all()
 
 
 def test_tree_reuse_keeps_the_subtree():
@@ -115,8 +115,8 @@ def test_tree_reuse_keeps_the_subtree():
     kept = int(visits[action])
     state.apply(action)
     search.advance(0, action, state.array)
-    assert search.tree.I[0, 0, VISITS] == kept
-    assert search.tree.I[0, 0, FIRST] >= 0
+    assert search.tree.node_int[0, 0, VISITS] == kept
+    assert search.tree.node_int[0, 0, FIRST] >= 0
     visits = search.search(UniformEvaluator(spec.num_actions))
     assert visits.sum() >= kept + 399 - 1
     legal = state.legal_mask()
@@ -151,10 +151,10 @@ def test_root_noise_changes_priors_but_keeps_a_distribution():
     search.reset(0, spec.new_game().array)
     search.search(UniformEvaluator(spec.num_actions), noise=True)
     kids = search.tree.root_children(0)
-    priors = search.tree.F[0, kids, 0]
+    priors = search.tree.node_float[0, kids, 0]
     assert priors.sum() == pytest.approx(1.0, abs=1e-4)
     assert priors.std() > 1e-3
-    assert sorted(search.tree.I[0, kids, ACTION].tolist()) == list(range(81))
+    assert sorted(search.tree.node_int[0, kids, ACTION].tolist()) == list(range(81))
 
 
 def test_pick_action_temperature():
@@ -172,8 +172,8 @@ def test_pick_action_temperature():
 def visited_leaves(tree, g: int) -> int:
     """Visited, unfinished nodes without children: with every leaf expanded on its
     evaluation, PUCT leaves none (the ones in flight are not counted: none are)."""
-    I = tree.I[g, : tree.size[g]]
-    return int(((I[:, VISITS] > 0) & (I[:, FIRST] < 0) & (I[:, TERMINAL] == 0)).sum())
+    nodes = tree.node_int[g, : tree.size[g]]
+    return int(((nodes[:, VISITS] > 0) & (nodes[:, FIRST] < 0) & (nodes[:, TERMINAL] == 0)).sum())
 
 
 class ConfidentEvaluator:
@@ -199,7 +199,7 @@ def test_puct_bot_spends_its_whole_budget_and_expands_every_leaf(game):
         thought = bot.think(spec.new_game())
         tree = bot.search.tree
         assert thought.simulations == budget
-        assert tree.I[0, 0, VISITS] == budget
+        assert tree.node_int[0, 0, VISITS] == budget
         assert thought.visits.sum() == budget - 1  # the root's own evaluation is the first
         assert visited_leaves(tree, 0) == 0
         assert tree.expanded(0) == bot.search.evaluations
@@ -217,7 +217,7 @@ def test_pure_bot_spends_its_whole_budget_and_the_tree_grows_with_it(game):
         thought = bot.think(spec.new_game())
         tree = bot.searchers[0].tree
         assert thought.simulations == budget
-        assert tree.I[0, 0, VISITS] == budget
+        assert tree.node_int[0, 0, VISITS] == budget
         expanded.append(tree.expanded(0))
     assert expanded[0] < expanded[1] < expanded[2]
 
@@ -231,7 +231,7 @@ def test_a_full_tree_grows_instead_of_stopping():
     search.search(UniformEvaluator(spec.num_actions))
     assert search.grown > 0
     for g in range(2):
-        assert search.tree.I[g, 0, VISITS] == 400
+        assert search.tree.node_int[g, 0, VISITS] == 400
         assert visited_leaves(search.tree, g) == 0
     assert search.tree.expanded(0) + search.tree.expanded(1) == search.evaluations
 
@@ -249,13 +249,13 @@ def test_a_time_limited_search_grows_one_tree_until_the_time_is_spent():
     tree = bot.search.tree
     assert 0.5 <= thought.seconds < 5
     assert thought.simulations > 64  # more than one budget's worth, in one tree
-    assert tree.I[0, 0, VISITS] == thought.simulations
+    assert tree.node_int[0, 0, VISITS] == thought.simulations
     assert visited_leaves(tree, 0) == 0 and tree.expanded(0) == bot.search.evaluations
 
     pure = PurePlayer(10**9)
     thought = pure.think(spec.new_game(), seconds=0.3)
     assert 0.3 <= thought.seconds < 5 and thought.simulations > 1000
-    assert pure.searchers[0].tree.I[0, 0, VISITS] == thought.simulations
+    assert pure.searchers[0].tree.node_int[0, 0, VISITS] == thought.simulations
 
 
 def test_tree_reuse_over_a_whole_game_with_a_confident_evaluator_never_runs_out_of_room():
@@ -267,9 +267,9 @@ def test_tree_reuse_over_a_whole_game_with_a_confident_evaluator_never_runs_out_
     search.reset(0, state.array)
     kept_most = used_most = 0
     while not state.is_terminal:
-        kept = int(search.tree.I[0, 0, VISITS])
+        kept = int(search.tree.node_int[0, 0, VISITS])
         visits = search.search(evaluator)[0]
-        assert search.tree.I[0, 0, VISITS] == kept + budget or search.tree.I[0, 0, TERMINAL] != 0
+        assert search.tree.node_int[0, 0, VISITS] == kept + budget or search.tree.node_int[0, 0, TERMINAL] != 0
         assert visited_leaves(search.tree, 0) == 0
         kept_most = max(kept_most, kept)
         used_most = max(used_most, int(search.tree.size[0]))
@@ -296,5 +296,5 @@ def test_the_brain_bot_reuses_its_tree_across_both_sides_moves():
     bot.observe(0, state, reply)
     second = bot.think(state)
     assert kept > 0
-    assert bot.search.tree.I[0, 0, VISITS] == kept + 300
+    assert bot.search.tree.node_int[0, 0, VISITS] == kept + 300
     assert second.simulations == 300

@@ -4,7 +4,8 @@ import pytest
 from pipeline.games.base import GameSpec
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
-from pipeline.selfplay.play import SelfPlayConfig, play_games, resign_threshold_for
+from pipeline.selfplay.play import SelfPlayConfig, play_games
+from pipeline.selfplay.resign import ResignPolicy, resign_threshold_for
 
 pytestmark = pytest.mark.unit
 
@@ -138,3 +139,32 @@ def test_suggested_resign_threshold_is_the_winners_5th_percentile():
 def test_fast_simulations_must_be_below_full():
     with pytest.raises(ValueError, match="fast_simulations"):
         SelfPlayConfig(search=SearchConfig(simulations=50), fast_simulations=50)
+
+
+def test_resign_policy_resigns_below_its_threshold_and_calibration_games_only_count():
+    policy = ResignPolicy(threshold=-0.8, calibration=0.0)
+    watch = policy.watch(np.random.default_rng(0))
+    assert not watch.calibrating
+    assert not policy.resigns(watch, 0, -0.5) and watch.min_value == [-0.5, 1.0]
+    assert policy.resigns(watch, 1, -0.9)
+    policy.game_over(watch, 0)
+    assert policy.tally.calibration_games == 0 and policy.tally.winner_min_values == []
+    # A calibration game never resigns: a would-be resignation by the eventual winner is false.
+    calibrating = ResignPolicy(threshold=-0.8, calibration=1.0)
+    watch = calibrating.watch(np.random.default_rng(0))
+    assert watch.calibrating
+    assert not calibrating.resigns(watch, 0, -0.9) and watch.would_resign == [True, False]
+    calibrating.game_over(watch, 0)
+    tally = calibrating.tally
+    assert (tally.calibration_games, tally.would_resign, tally.false_resignations) == (1, 1, 1)
+    assert tally.winner_min_values == [-0.9]
+
+
+def test_without_resignation_no_random_number_is_drawn_and_every_winner_counts():
+    policy = ResignPolicy(threshold=None, calibration=0.1)
+    rng = np.random.default_rng(0)
+    watch = policy.watch(rng)
+    assert watch.calibrating and rng.random() == np.random.default_rng(0).random()
+    assert not policy.resigns(watch, 1, -1.0)
+    policy.game_over(watch, 1)
+    assert policy.tally.winner_min_values == [-1.0] and policy.tally.calibration_games == 0

@@ -102,7 +102,7 @@ class RecordingBot(NetPlayer):
 
     def think(self, state, budget=None, seconds=None, game=0):
         thought = super().think(state, budget, seconds, game)
-        self.roots.append(int(self.search.tree.I[0, 0, VISITS]))
+        self.roots.append(int(self.search.tree.node_int[0, 0, VISITS]))
         return thought
 
 
@@ -123,8 +123,8 @@ def test_the_brain_thinks_its_budget_through_the_bot_and_keeps_its_tree():
     # The bot's tree followed its own move; answer with the reply it searched most.
     tree = bot.search.tree
     kids = tree.root_children(0)
-    best = kids.start + int(np.argmax(tree.I[0, kids, VISITS]))
-    expected, kept = int(tree.I[0, best, ACTION]), int(tree.I[0, best, VISITS])
+    best = kids.start + int(np.argmax(tree.node_int[0, kids, VISITS]))
+    expected, kept = int(tree.node_int[0, best, ACTION]), int(tree.node_int[0, best, VISITS])
     y, x = divmod(expected, 9)
     brain.handle(f"TURN {x},{y}", iter(()))
     lines = out.getvalue().splitlines()

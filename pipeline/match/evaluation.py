@@ -1,0 +1,78 @@
+"""`zero evaluate`: a checkpoint against a named opponent, scored with its interval.
+
+The model's game is read from its checkpoint (a size-free net may play another board of
+the same game and rules); the opponent is any player text `make_player` knows (pure:N,
+random, another checkpoint, gomocup:COMMAND, htp:COMMAND). An external engine that drops
+out after too many faults ends the match early: its finished games still count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.games.base import GameSpec
+from pipeline.match.arena import MatchResult, PlayerDropped, play_match, result_of
+from pipeline.players.base import Player
+from pipeline.players.factory import make_player
+from pipeline.players.models import checkpoint_game
+from pipeline.search.mcts import SearchConfig
+
+
+def model_spec(model: Path, board: str | None = None) -> GameSpec:
+    """The checkpoint's game, on `board` (20 or 20x15, HxW) instead of its own if given:
+    only the board is taken, the rules stay the model's."""
+    spec = checkpoint_game(model)
+    if board is None:
+        return spec
+    size = GameSpec.parse(f"{spec.game}:{board}")
+    return GameSpec.model_validate({**spec.model_dump(), "height": size.height, "width": size.width})
+
+
+@dataclass
+class Evaluation:
+    """A checkpoint and its opponent, ready to play; `play` fills in the rest."""
+
+    spec: GameSpec
+    player: Player
+    opponent: Player
+    simulations: int
+    result: MatchResult | None = None
+    stopped: str = ""  # why the match ended early (an external engine dropped out)
+    forfeits: list[str] = field(default_factory=list)  # an external engine's forfeits, each a lost game
+
+    @staticmethod
+    def setup(model: Path, vs: str, simulations: int, board: str | None = None) -> Evaluation:
+        """Load both players; CheckpointError or ValueError for a model or opponent that
+        cannot play."""
+        spec = model_spec(model, board)
+        search = SearchConfig(simulations=simulations)
+        player = make_player(str(model), spec, search)
+        player.name = model.stem
+        return Evaluation(spec, player, make_player(vs, spec, search), simulations)
+
+    def play(self, games: int, seed: int = 0, opening_plies: int = 0) -> MatchResult:
+        """Colours alternate and each pair of games shares a random opening."""
+        try:
+            self.result = play_match(self.spec, self.player, self.opponent, games, seed, opening_plies)
+        except PlayerDropped as exc:
+            self.stopped = str(exc)
+            self.result = result_of(self.player.name, self.opponent.name, exc.records)
+        self.forfeits = list(getattr(self.opponent, "reasons", []))
+        return self.result
+
+    def as_dict(self) -> dict[str, object]:
+        assert self.result is not None, "play first"
+        summary = self.result.summary()
+        return {"game": str(self.spec), "simulations": self.simulations, **summary, "forfeits": self.forfeits}
+
+    def describe(self, opponent: str) -> str:
+        """One line: the counts, the score with its 95% interval, and the Elo difference."""
+        result = self.result
+        assert result is not None, "play first"
+        summary = result.summary()
+        low, high = summary["interval_95"]  # type: ignore[misc]
+        return (
+            f"{self.player.name} vs {opponent} on {self.spec}: {result.wins} wins, {result.losses} losses, "
+            f"{result.draws} draws (as first {result.wins_as_first}, as second {result.wins_as_second}); "
+            f"score {summary['score']:.2f} [{low:.2f}, {high:.2f}] 95%; Elo {summary['elo']:+.0f}"
+        )

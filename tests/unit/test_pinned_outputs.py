@@ -1,0 +1,210 @@
+"""Pinned outputs: for a fixed seed, self-play and both searches give exactly the games
+they gave before a refactoring. The expected digests were recorded with the code before
+the tree's fields were named and self-play was split into its jobs (issue 22); a change
+here means the same seed no longer gives the same games.
+
+Print the current values with
+
+    python -m tests.unit.test_pinned_outputs
+
+The evaluator below is integer arithmetic on the observation planes, so its priors and
+values are the same on every machine (no BLAS rounding), yet vary from position to
+position, which drives resignation and the solver the way a network would."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from pipeline.games.base import GameSpec
+from pipeline.search.mcts import BatchedMCTS, SearchConfig
+from pipeline.search.pure import PureMCTS
+from pipeline.selfplay.play import SelfPlayConfig, play_games
+
+pytestmark = pytest.mark.unit
+
+
+class HashEvaluator:
+    """Deterministic pseudo-network: priors and values from integer hashes of the planes."""
+
+    def __init__(self, spec: GameSpec, seed: int = 0):
+        rng = np.random.default_rng(seed)
+        size = int(np.prod(spec.obs_shape))
+        self.num_actions = spec.num_actions
+        self.w_prior = rng.integers(0, 1000, (size, spec.num_actions), dtype=np.int64)
+        self.w_value = rng.integers(-1000, 1000, size, dtype=np.int64)
+
+    def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x = obs.reshape(obs.shape[0], -1).astype(np.int64)
+        priors = ((x @ self.w_prior) % 97 + 1).astype(np.float32)
+        values = (((x @ self.w_value) % 1801) - 900).astype(np.float32) / 1000.0
+        return priors, values
+
+
+def digest(*arrays: np.ndarray) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:16]
+
+
+# name -> (game spec, games, self-play config)
+SELFPLAY_CASES: dict[str, tuple[str, int, dict]] = {
+    "plain": ("gomoku:5:k4", 5, {"parallel_games": 3, "search": {"simulations": 16}}),
+    "cap_and_resign": (
+        "gomoku:6:k4",
+        8,
+        {
+            "parallel_games": 3,
+            "temperature_moves": 4,
+            "search": {"simulations": 24},
+            "fast_simulations": 6,
+            "full_search_prob": 0.4,
+            "resign_threshold": -0.15,
+            "resign_calibration": 0.3,
+        },
+    ),
+    "connect6_resign": (
+        "connect6:6",
+        4,
+        {"parallel_games": 2, "search": {"simulations": 16}, "resign_threshold": -0.2, "resign_calibration": 0.5},
+    ),
+    "hex_swap_cap": (
+        "hex:4:swap",
+        5,
+        {"parallel_games": 2, "search": {"simulations": 16}, "fast_simulations": 4, "full_search_prob": 0.5},
+    ),
+}
+
+
+def selfplay_outcome(name: str) -> dict:
+    text, games, config = SELFPLAY_CASES[name]
+    spec = GameSpec.parse(text)
+    ended: list[tuple[int, int]] = []
+    positions, stats = play_games(
+        spec,
+        HashEvaluator(spec),
+        games,
+        SelfPlayConfig.model_validate(config),
+        seed=11,
+        on_game_end=lambda g, n: ended.append((g, n)),
+    )
+    return {
+        "records": digest(positions.obs, positions.pi, positions.z, positions.game_id, positions.ply),
+        "positions": len(positions),
+        "ended": ended,
+        "stats": (
+            stats.games,
+            stats.positions,
+            stats.first_player_wins,
+            stats.second_player_wins,
+            stats.draws,
+            stats.simulations,
+            stats.plies,
+            stats.resigned,
+            stats.calibration_games,
+            stats.would_resign,
+            stats.false_resignations,
+            [round(v, 6) for v in stats.winner_min_values],
+        ),
+    }
+
+
+def batched_outcome(text: str, guided: bool) -> str:
+    spec = GameSpec.parse(text)
+    config = SearchConfig(simulations=64, threat_guidance=guided)
+    search = BatchedMCTS(spec, 2, config, seed=5, capacity=64)  # small: the tree grows on the way
+    state = spec.new_game()
+    for g in range(2):
+        search.reset(g, state.array)
+    seen = []
+    for _ in range(10):
+        visits = search.search(HashEvaluator(spec), noise=True)
+        seen.append(visits)
+        action = int(np.argmax(visits[0]))
+        state.apply(action)
+        if state.is_terminal:
+            break
+        for g in range(2):
+            search.advance(g, action, state.array)
+    return digest(np.stack(seen), np.array([search.grown, search.evaluations]))
+
+
+def pure_outcome(text: str) -> str:
+    spec = GameSpec.parse(text)
+    player = PureMCTS(300, seed=9, reuse=True, capacity=50)
+    state = spec.new_game()
+    seen = []
+    while not state.is_terminal and state.ply < 8:
+        visits = player.search(state)
+        seen.append(visits)
+        seen.append(np.array([player.root_value(), player.last_playouts, player.solved], dtype=np.float64))
+        action = player.choose(state)
+        state.apply(action)
+        seen.append(np.array([action, player.grown]))
+    return digest(*seen)
+
+
+EXPECTED_SELFPLAY: dict[str, dict] = {
+    "plain": {
+        "records": "a9791322deb558fa",
+        "positions": 80,
+        "ended": [(1, 17), (0, 19), (2, 19), (3, 11), (4, 14)],
+        "stats": (5, 80, 4, 1, 0, 1169, 80, 0, 0, 0, 0, [-0.2595, -0.205647, -0.225471, -0.034778, -0.189833]),
+    },
+    "cap_and_resign": {
+        "records": "6d84582fe4c60a61",
+        "positions": 29,
+        "ended": [(0, 4), (1, 3), (2, 4), (3, 1), (6, 0), (4, 6), (5, 6), (7, 5)],
+        "stats": (8, 29, 4, 4, 0, 910, 68, 5, 3, 6, 3, [-0.402889, -0.332333, -0.330857]),
+    },
+    "connect6_resign": {
+        "records": "78ce011766ec046f",
+        "positions": 83,
+        "ended": [(1, 9), (2, 16), (0, 36), (3, 22)],
+        "stats": (4, 83, 2, 1, 1, 1308, 83, 3, 1, 2, 2, []),
+    },
+    "hex_swap_cap": {
+        "records": "05837e7e1425e12c",
+        "positions": 26,
+        "ended": [(0, 4), (1, 3), (3, 6), (2, 8), (4, 5)],
+        "stats": (5, 26, 3, 2, 0, 457, 59, 0, 0, 0, 0, [-0.089875, -0.1296, -0.282722, -0.436083, -0.5168]),
+    },
+}
+EXPECTED_BATCHED: dict[tuple[str, bool], str] = {
+    ("gomoku:7:k5", False): "210456629f2a8987",
+    ("gomoku:5:k4", True): "6c6b43620ec02450",
+    ("connect6:6", True): "94d46bf1d2250684",
+    ("hex:5", False): "6000639ff0227813",
+}
+EXPECTED_PURE: dict[str, str] = {
+    "gomoku:6:k4": "dd5cac7456094ff2",
+    "connect6:6": "14f7c83c91f507f9",
+    "hex:4:swap": "32aa86731c47a170",
+}
+
+
+@pytest.mark.parametrize("name", list(SELFPLAY_CASES))
+def test_selfplay_gives_the_pinned_games(name):
+    assert selfplay_outcome(name) == EXPECTED_SELFPLAY[name]
+
+
+@pytest.mark.parametrize("case", list(EXPECTED_BATCHED), ids=str)
+def test_batched_search_gives_the_pinned_visits(case):
+    assert batched_outcome(*case) == EXPECTED_BATCHED[case]
+
+
+@pytest.mark.parametrize("text", list(EXPECTED_PURE))
+def test_pure_search_gives_the_pinned_visits(text):
+    assert pure_outcome(text) == EXPECTED_PURE[text]
+
+
+if __name__ == "__main__":
+    for name in SELFPLAY_CASES:
+        print(repr(name), ":", repr(selfplay_outcome(name)), ",")
+    for case in EXPECTED_BATCHED:
+        print(repr(case), ":", repr(batched_outcome(*case)), ",")
+    for text in EXPECTED_PURE:
+        print(repr(text), ":", repr(pure_outcome(text)), ",")
