@@ -1,8 +1,8 @@
 """`zero bench --selfplay`: every variant measured in one run, ratios to eager torch."""
 
 import pytest
-from pipeline.bench.selfplay import BASELINE, Played, bench_selfplay_variants, selfplay_records
 
+from pipeline.bench.selfplay import BASELINE, Played, bench_selfplay_variants, selfplay_records
 from pipeline.config import load_params
 from pipeline.games.base import GameSpec
 
