@@ -19,7 +19,14 @@ from pipeline.players.factory import make_player
 from pipeline.players.search import PurePlayer
 from pipeline.runtime.workspace import derive_seed, load_state
 from pipeline.stages.engine_ladder import play_engine
-from pipeline.stages.interface import EvaluationReport, MatchReport, StageContext, write_report
+from pipeline.stages.interface import (
+    EngineMatch,
+    EvaluationReport,
+    MatchReport,
+    SkippedEngine,
+    StageContext,
+    write_report,
+)
 
 
 def generation_name(generation: int) -> str:
@@ -89,7 +96,7 @@ class Matches:
         self.rows += rows_of(self.generation, match, generation_name(self.generation), name, result.records)
         return MatchReport.model_validate(result.summary())
 
-    def engines(self) -> dict[str, MatchReport] | None:
+    def engines(self) -> dict[str, EngineMatch | SkippedEngine] | None:
         """The external engines, for the rating only (not part of the gate)."""
         cfg = self.context.params.evaluate
         results = {}
@@ -97,7 +104,7 @@ class Matches:
             played, summary = play_engine(
                 self.context.params.game, self.candidate, engine, self.seed + 2 + i, cfg.opening_plies, self.context.log
             )
-            results[engine.label] = MatchReport.model_validate(summary)
+            results[engine.label] = (SkippedEngine if "skipped" in summary else EngineMatch).model_validate(summary)
             self.rows += rows_of(self.generation, "vs_engine", generation_name(self.generation), engine.label, played)
         return results or None
 

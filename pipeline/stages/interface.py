@@ -151,36 +151,49 @@ class SPRTReport(BaseModel):
     truncated: bool
 
 
-class MatchReport(BaseModel):
-    """The candidate against one opponent (`MatchResult.summary`); `sprt` for the gate's
-    matches. An external engine may have been skipped (nothing played) or dropped after
-    faults: figures that do not apply are left out of the file."""
+class MatchFigures(BaseModel):
+    """The candidate against one opponent (`pipeline.match.arena.MatchResult.summary`)."""
 
-    player: str | None = None
-    opponent: str | None = None
-    games: int = 0
-    wins: int | None = None
-    losses: int | None = None
-    draws: int | None = None
-    wins_as_first: int | None = None
-    wins_as_second: int | None = None
-    score: float | None = None
-    win_rate: float | None = None
-    interval_95: list[float] | None = None
-    elo: float | None = None
-    mean_length: float | None = None
-    sprt: SPRTReport | None = None
-    forfeits: int | None = None
+    player: str
+    opponent: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    wins_as_first: int
+    wins_as_second: int
+    score: float
+    win_rate: float
+    interval_95: list[float]
+    elo: float
+    mean_length: float
+
+
+class MatchReport(MatchFigures):
+    """A match of the gate: played until its sequential test decided."""
+
+    sprt: SPRTReport
+
+    def headline(self) -> dict[str, Any]:
+        return {"score": self.score, "decision": self.sprt.decision or "-"}
+
+
+class EngineMatch(MatchFigures):
+    """A match against an external engine (rated, not part of the gate); `dropped` says
+    why it ended early when the engine faulted too often."""
+
+    forfeits: int
     dropped: str | None = None
-    skipped: str | None = None
 
     @model_serializer(mode="wrap")
     def _without_none(self, handler):
         return {k: v for k, v in handler(self).items() if v is not None}
 
-    def headline(self) -> dict[str, Any]:
-        decision = self.sprt.decision if self.sprt else None
-        return {"score": self.score, "decision": decision or "-"}
+
+class SkippedEngine(BaseModel):
+    """An engine that could not start here: nothing was played."""
+
+    skipped: str
 
 
 class EvaluationReport(StageReport):
@@ -194,7 +207,7 @@ class EvaluationReport(StageReport):
     champion_generation: int
     vs_pure: MatchReport
     vs_champion: MatchReport | None = None
-    engines: dict[str, MatchReport] | None = None  # rated, not part of the gate
+    engines: dict[str, EngineMatch | SkippedEngine] | None = None  # rated, not part of the gate
     seconds: float | None = None
 
     @model_serializer(mode="wrap")

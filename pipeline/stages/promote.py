@@ -42,8 +42,6 @@ def decide(evaluation: EvaluationReport) -> tuple[bool, list[str]]:
     passed = True
     for _, opponent, meaning, match in evaluation.gate():
         t = match.sprt
-        if t is None:
-            raise PromoteError(f"the evaluation has no sequential test vs {opponent}: rerun evaluate")
         passed = passed and t.accepted
         how = "cut off at the game limit, " if t.truncated else ""
         reasons.append(
@@ -122,7 +120,6 @@ def prepare(paths: Paths) -> Promotion:
 def history_entry(p: Promotion, rating: float | None) -> dict[str, Any]:
     """The generation's line in the state's history."""
     pure, champ, train = p.evaluation.vs_pure, p.evaluation.vs_champion, p.train
-    assert pure.sprt is not None  # decide() checked it
     return {
         "generation": p.generation,
         "games_played": p.state.games_played,
@@ -204,7 +201,6 @@ def log_strength_of(context: StageContext, p: Promotion, rating: float | None) -
 
     pure = p.evaluation.vs_pure
     sprt = pure.sprt
-    assert sprt is not None
     strength = {
         "vs_pure_score": pure.score,
         "vs_pure_games": sprt.games,
@@ -219,7 +215,7 @@ def log_strength_of(context: StageContext, p: Promotion, rating: float | None) -
     if rating is not None:
         strength["rating"] = rating
     champ = p.evaluation.vs_champion
-    if champ is not None and champ.sprt is not None:
+    if champ is not None:
         strength.update(
             vs_champion_score=champ.score, vs_champion_games=champ.sprt.games, vs_champion_llr=champ.sprt.llr
         )
