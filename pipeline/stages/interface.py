@@ -126,8 +126,8 @@ class TrainReport(StageReport):
     def metrics(self) -> dict[str, dict[str, Any]]:
         return {
             "train.json": {
-                "loss": self.final_loss,
-                "entropy": self.final_policy_entropy,
+                "loss": None if self.final_loss is None else round(self.final_loss, 4),
+                "entropy": None if self.final_policy_entropy is None else round(self.final_policy_entropy, 4),
                 "samples/s": self.samples_per_s,
             }
         }
@@ -246,7 +246,9 @@ class PromotionReport(StageReport):
     vs_champion_sprt: SPRTReport | None
 
     def metrics(self) -> dict[str, dict[str, Any]]:
-        figures: dict[str, Any] = {"promoted": self.promoted, "ladder": self.ladder_after}
+        # "decision" shares the evaluation rows' column (their SPRT's H1/H0), which keeps
+        # `dvc metrics show` within 120 columns; "ladder" is the level the next candidate faces.
+        figures: dict[str, Any] = {"decision": "promoted" if self.promoted else "refused", "ladder": self.ladder_after}
         if self.rating is not None:
             figures["rating"] = self.rating
         return {"promotion.json": figures}

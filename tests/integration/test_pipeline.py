@@ -100,9 +100,9 @@ def test_two_dvc_repro_iterations(tmp_path):
     assert "details" not in shown  # the full reports are outputs, not metrics
     # The headline figures agree with the details they come from.
     headline = {path.removeprefix("reports/"): file["data"] for path, file in metrics["workspace"]["data"].items()}
-    assert headline["promotion.json"]["promoted"] == promotion["promoted"]
+    assert headline["promotion.json"]["decision"] == ("promoted" if promotion["promoted"] else "refused")
     assert headline["vs_pure.json"]["score"] == evaluation["vs_pure"]["score"]
-    assert headline["train.json"]["loss"] == train["final_loss"]
+    assert headline["train.json"]["loss"] == round(train["final_loss"], 4)
     plain = sh([DVC, "metrics", "show"], ws)
     assert "failed to load" not in (plain.stdout + plain.stderr).lower()  # the never-run DQN stage
     diff = sh([DVC, "metrics", "diff", "HEAD~1"], ws)
