@@ -228,20 +228,20 @@ def load_workspace(root: Path, params_file: Path | None, overrides: dict | None 
 def run_named_stage(
     name: str, root: Path, params: Path | None, overrides: dict | None, tracking_uri: str | None
 ) -> None:
-    """Run one stage function (the same `dvc repro` and the flows run) and print its metrics."""
-    from pipeline.stages import STAGES
+    """Run one stage function (the same `dvc repro` and the flows run) and print its report."""
+    from pipeline.stages.interface import StageContext
+    from pipeline.stages.runner import STAGES, StageError, run_stage
 
     if name not in STAGES:
         raise fail(f"unknown stage {name!r}: one of {', '.join(STAGES)}")
-    from pipeline.stages.runner import StageError, run_stage
-
     p, paths = load_workspace(root, params, overrides)
+    context = StageContext.create(p, paths, tracking_uri, log=lambda m: err.print(m, highlight=False))
     try:
         with stops_cleanly(name):
-            result = run_stage(name, p, paths, tracking_uri, log=lambda m: err.print(m, highlight=False))
+            result = run_stage(name, context)
     except StageError as exc:
         raise fail(str(exc)) from None
-    console.print(f"{name}: " + json.dumps(result, default=str, separators=(",", ":")), highlight=False, soft_wrap=True)
+    console.print(f"{name}: " + result.model_dump_json(), highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -416,8 +416,8 @@ def iterate(
     except (StageError, RecordError, CheckpointError) as exc:
         raise fail(str(exc)) from None
     for d in decisions:
-        verdict = "promoted" if d["promoted"] else "kept the champion"
-        console.print(f"generation {d['generation']}: {verdict} ({'; '.join(d['reasons'])})", highlight=False)
+        verdict = "promoted" if d.promoted else "kept the champion"
+        console.print(f"generation {d.generation}: {verdict} ({'; '.join(d.reasons)})", highlight=False)
 
 
 @app.command()

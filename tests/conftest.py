@@ -52,6 +52,23 @@ def isolated_prefect(tmp_path_factory):
             os.environ[k] = v
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_mlruns_in_the_checkout():
+    """MLflow's default artifact root is ./mlruns under the working directory (the
+    checkout, under pytest): every store a test makes keeps its artifacts beside its own
+    database instead (pipeline.runtime.tracking.artifact_root). Fails the session if a
+    test leaves mlruns/ (or an mlflow.db) in the checkout."""
+
+    def mlflow_files() -> set[Path]:
+        runs = REPO / "mlruns"
+        return {p for p in (REPO / "mlflow.db", runs, *(runs.rglob("*") if runs.is_dir() else ())) if p.exists()}
+
+    before = mlflow_files()
+    yield
+    written = sorted(str(p.relative_to(REPO)) for p in mlflow_files() - before)
+    assert not written, f"tests wrote MLflow files into the checkout: {written[:5]}"
+
+
 @pytest.fixture(autouse=True)
 def no_inherited_tracking_uri():
     """MLflow's set_tracking_uri (called by Lightning's logger) exports MLFLOW_TRACKING_URI

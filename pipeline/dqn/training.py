@@ -15,7 +15,7 @@ from pipeline.dqn.checkpoint import save_dqn
 from pipeline.dqn.config import DQNConfig
 from pipeline.dqn.module import DQNModule
 from pipeline.games.base import GameSpec
-from pipeline.runtime.tracking import experiment_name, tracking_env_kept
+from pipeline.runtime.tracking import artifact_root, experiment_name, tracking_env_kept
 from pipeline.training.loop import quiet_lightning, trainer_device
 
 
@@ -42,7 +42,12 @@ def _train_dqn(spec: GameSpec, cfg: DQNConfig, out: Path, tracking_uri: str, pro
     L.seed_everything(cfg.seed, workers=True, verbose=False)
     module = DQNModule(spec, cfg)
     accelerator, precision = trainer_device(cfg.device)
-    logger = MLFlowLogger(experiment_name=experiment_name(spec) + "/dqn", tracking_uri=tracking_uri, run_name="dqn")
+    logger = MLFlowLogger(
+        experiment_name=experiment_name(spec) + "/dqn",
+        tracking_uri=tracking_uri,
+        run_name="dqn",
+        artifact_location=artifact_root(tracking_uri),
+    )
     logger.log_hyperparams({f"dqn.{k}": v for k, v in cfg.model_dump().items()} | {"game": str(spec)})
     trainer = L.Trainer(
         max_steps=cfg.steps,

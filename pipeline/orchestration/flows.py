@@ -16,7 +16,8 @@ os.environ.setdefault("PREFECT_SERVER_LOGGING_LEVEL", "WARNING")
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NONE
 
-from pipeline.stages import STAGES
+from pipeline.stages.interface import PromotionReport, StageContext, StageReport
+from pipeline.stages.runner import STAGES, run_stage
 
 if TYPE_CHECKING:
     from pipeline.config import Params
@@ -24,14 +25,13 @@ if TYPE_CHECKING:
 
 
 @task(name="stage", cache_policy=NONE, task_run_name="{name}")
-def stage_task(name: str, root: str, params_file: str | None, tracking_uri: str | None) -> dict[str, Any]:
+def stage_task(name: str, root: str, params_file: str | None, tracking_uri: str | None) -> StageReport:
     from pipeline.config import load_params
     from pipeline.runtime.workspace import Paths
-    from pipeline.stages.runner import run_stage
 
     paths = Paths(Path(root))
     params = load_params(Path(params_file) if params_file else paths.params)
-    return run_stage(name, params, paths, tracking_uri)
+    return run_stage(name, StageContext.create(params, paths, tracking_uri))
 
 
 @task(name="record", cache_policy=NONE)
@@ -51,7 +51,7 @@ def iteration_flow(
     params_file: str | None = None,
     tracking_uri: str | None = None,
     minutes: float | None = None,
-) -> list[dict[str, Any]]:
+) -> list[PromotionReport]:
     """`iterations` full iterations with the stage functions `dvc repro` runs, each
     recorded with DVC and git. Rerunning after a crash finishes the interrupted work:
     completed shards are kept and an unrecorded generation is recorded first."""
@@ -79,7 +79,7 @@ def iteration_flow(
         logger.warning("iteration %d/%d: generation %d", i + 1, iterations, generation)
         for name in STAGES:
             result = stage_task(name, root, params_file, tracking_uri)
-            if name == "promote":
+            if isinstance(result, PromotionReport):
                 decisions.append(result)
         if record:
             record_task(root, f"generation {generation}", push)

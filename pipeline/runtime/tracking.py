@@ -48,6 +48,26 @@ def experiment_name(spec: GameSpec) -> str:
     return f"zero/{spec}"
 
 
+def artifact_root(uri: str) -> str | None:
+    """Where a SQLite store's artifacts go: mlruns/ beside the database (as `zero dashboard`
+    serves them). MLflow's own default is ./mlruns under whatever the working directory
+    is, which scatters artifacts (and tests') into the checkout. None for other stores."""
+    if not uri.startswith("sqlite:///"):
+        return None
+    return (Path(uri.removeprefix("sqlite:///")).resolve().parent / "mlruns").as_uri()
+
+
+def ensure_experiment(uri: str, name: str) -> str:
+    """The id of experiment `name`, created with its artifacts beside the store if new."""
+    from mlflow.tracking import MlflowClient
+
+    client = MlflowClient(tracking_uri=uri)
+    experiment = client.get_experiment_by_name(name)
+    if experiment is not None:
+        return experiment.experiment_id
+    return client.create_experiment(name, artifact_location=artifact_root(uri))
+
+
 def metric_history(uri: str, run_id: str, key: str) -> list[tuple[int, float]]:
     from mlflow.tracking import MlflowClient
 
@@ -94,9 +114,7 @@ def log_strength(
     from mlflow.tracking import MlflowClient
 
     client = MlflowClient(tracking_uri=uri)
-    name = experiment_name(spec)
-    experiment = client.get_experiment_by_name(name)
-    experiment_id = experiment.experiment_id if experiment else client.create_experiment(name)
+    experiment_id = ensure_experiment(uri, experiment_name(spec))
     runs = client.search_runs([experiment_id], filter_string="tags.`mlflow.runName` = 'strength'", max_results=1)
     run_id = runs[0].info.run_id if runs else client.create_run(experiment_id, run_name="strength").info.run_id
     for key, value in metrics.items():

@@ -1,3 +1,2 @@
-"""One module per DVC stage; each stage is a function of (params, paths)."""
-
-STAGES = ("selfplay", "train", "evaluate", "promote", "report")  # the order of one iteration
+"""One module per DVC stage, each a `run(context) -> report` (pipeline/stages/interface.py);
+pipeline/stages/runner.py holds the table of them."""

@@ -7,17 +7,26 @@ hash of the judged candidate is recorded so that promote acts on this very model
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from pipeline.config import Params
 from pipeline.match.arena import GameRecord, play_sequential
 from pipeline.match.games_table import replace_generation
-from pipeline.match.sprt import SPRT
+from pipeline.match.sprt import SPRT, SPRTConfig
 from pipeline.nets.checkpoint import file_hash
+from pipeline.players.base import Player
 from pipeline.players.factory import make_player
 from pipeline.players.search import PurePlayer
-from pipeline.runtime.workspace import Paths, derive_seed, load_state, write_json
+from pipeline.runtime.workspace import derive_seed, load_state
 from pipeline.stages.engine_ladder import play_engine
+from pipeline.stages.interface import (
+    EngineMatch,
+    EvaluationReport,
+    MatchReport,
+    SkippedEngine,
+    StageContext,
+    write_report,
+)
 
 
 def generation_name(generation: int) -> str:
@@ -44,74 +53,98 @@ def rows_of(generation: int, match: str, player: str, opponent: str, records: li
     ]
 
 
-def run_evaluate(params: Params, paths: Paths, log=print) -> dict[str, Any]:
+def announce(log: Callable[[str], None], label: str) -> Callable[[SPRT], None]:
+    """A progress line after each round of a sequential test."""
+
+    def show(sprt: SPRT) -> None:
+        s = sprt.summary()
+        log(
+            f"candidate vs {label}: {sprt.games} games, score {s['score']:.2f}, "
+            f"LLR {s['llr']:+.2f} in [{s['lower_bound']:+.2f}, {s['upper_bound']:+.2f}]"
+            + (f" -> {s['decision']}" if s["decision"] else "")
+        )
+
+    return show
+
+
+@dataclass
+class Matches:
+    """The matches of one evaluation as they are played: the games table's rows, and the
+    setting every match shares."""
+
+    context: StageContext
+    candidate: Player
+    generation: int
+    seed: int
+    rows: list[dict] = field(default_factory=list)
+
+    def sequential(
+        self, match: str, opponent: Player, label: str, test: SPRTConfig, seed: int, name: str
+    ) -> MatchReport:
+        """A sequential test against `opponent` (`name` in the games table, `label` in the log)."""
+        cfg = self.context.params.evaluate
+        result = play_sequential(
+            self.context.params.game,
+            self.candidate,
+            opponent,
+            test,
+            seed,
+            cfg.opening_plies,
+            cfg.pairs_per_round,
+            on_round=announce(self.context.log, label),
+        )
+        self.rows += rows_of(self.generation, match, generation_name(self.generation), name, result.records)
+        return MatchReport.model_validate(result.summary())
+
+    def engines(self) -> dict[str, EngineMatch | SkippedEngine] | None:
+        """The external engines, for the rating only (not part of the gate)."""
+        cfg = self.context.params.evaluate
+        results = {}
+        for i, engine in enumerate(cfg.engines):
+            played, summary = play_engine(
+                self.context.params.game, self.candidate, engine, self.seed + 2 + i, cfg.opening_plies, self.context.log
+            )
+            results[engine.label] = (SkippedEngine if "skipped" in summary else EngineMatch).model_validate(summary)
+            self.rows += rows_of(self.generation, "vs_engine", generation_name(self.generation), engine.label, played)
+        return results or None
+
+
+def run(context: StageContext) -> EvaluationReport:
+    params, paths = context.params, context.paths
     state = load_state(paths)
     generation = state.generation + 1
     cfg = params.evaluate
     search = params.selfplay.search.model_copy(
         update={"simulations": cfg.simulations or params.selfplay.search.simulations}
     )
-    spec = params.game
     candidate_hash = file_hash(paths.candidate)
-    candidate = make_player(str(paths.candidate), spec, search, name="candidate")
-    me = generation_name(generation)
+    candidate = make_player(str(paths.candidate), params.game, search, name="candidate")
     seed = derive_seed(params.seed, generation, 7919)
-
-    def progress(label: str):
-        def show(sprt: SPRT) -> None:
-            s = sprt.summary()
-            log(
-                f"candidate vs {label}: {sprt.games} games, score {s['score']:.2f}, "
-                f"LLR {s['llr']:+.2f} in [{s['lower_bound']:+.2f}, {s['upper_bound']:+.2f}]"
-                + (f" -> {s['decision']}" if s["decision"] else "")
-            )
-
-        return show
-
+    matches = Matches(context, candidate, generation, seed)
     start = time.perf_counter()
     level = state.ladder
-    vs_pure = play_sequential(
-        spec,
-        candidate,
-        PurePlayer(level),
-        cfg.vs_pure,
-        seed,
-        cfg.opening_plies,
-        cfg.pairs_per_round,
-        on_round=progress(f"pure:{level}"),
-    )
-    rows = rows_of(generation, "vs_pure", me, f"pure:{level}", vs_pure.records)
-    result: dict[str, Any] = {
-        "generation": generation,
-        "ladder": level,
-        "simulations": search.simulations,
-        "candidate_hash": candidate_hash,
-        "champion_hash": file_hash(paths.champion),
-        "champion_generation": state.champion_generation,
-        "vs_pure": vs_pure.summary(),
-    }
+    vs_pure = matches.sequential("vs_pure", PurePlayer(level), f"pure:{level}", cfg.vs_pure, seed, f"pure:{level}")
+    vs_champion = None
     if cfg.vs_champion is not None:
-        champion = make_player(str(paths.champion), spec, search, name="champion")
-        vs_champion = play_sequential(
-            spec,
-            candidate,
-            champion,
-            cfg.vs_champion,
-            seed + 1,
-            cfg.opening_plies,
-            cfg.pairs_per_round,
-            on_round=progress(f"champion (generation {state.champion_generation})"),
-        )
-        rows += rows_of(generation, "vs_champion", me, generation_name(state.champion_generation), vs_champion.records)
-        result["vs_champion"] = vs_champion.summary()
-    for i, engine in enumerate(cfg.engines):  # rated, not part of the gate
-        played, result.setdefault("engines", {})[engine.label] = play_engine(
-            spec, candidate, engine, seed + 2 + i, cfg.opening_plies, log
-        )
-        rows += rows_of(generation, "vs_engine", me, engine.label, played)
+        champion = make_player(str(paths.champion), params.game, search, name="champion")
+        label = f"champion (generation {state.champion_generation})"
+        name = generation_name(state.champion_generation)
+        vs_champion = matches.sequential("vs_champion", champion, label, cfg.vs_champion, seed + 1, name)
+    engines = matches.engines()
     if file_hash(paths.candidate) != candidate_hash:
         raise RuntimeError(f"{paths.candidate} changed while it was evaluated: rerun evaluate")
-    result["seconds"] = round(time.perf_counter() - start, 2)
-    replace_generation(paths.games_table, generation, rows)
-    write_json(paths.report("evaluation.json"), result)
-    return result
+    report = EvaluationReport(
+        generation=generation,
+        ladder=level,
+        simulations=search.simulations,
+        candidate_hash=candidate_hash,
+        champion_hash=file_hash(paths.champion),
+        champion_generation=state.champion_generation,
+        vs_pure=vs_pure,
+        vs_champion=vs_champion,
+        engines=engines,
+        seconds=round(time.perf_counter() - start, 2),
+    )
+    replace_generation(paths.games_table, generation, matches.rows)
+    write_report(paths, report)
+    return report

@@ -8,6 +8,8 @@ and rerun ends in the same state, with one registry version per promoted generat
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,36 +18,35 @@ from pipeline.match.games_table import as_results, read_games
 from pipeline.match.rating import anchor_elo, fit_ratings
 from pipeline.nets.checkpoint import file_hash
 from pipeline.runtime.atomic import copy_atomic
-from pipeline.runtime.workspace import Paths, load_state, read_json, save_state, write_json
+from pipeline.runtime.workspace import Paths, State, load_state, save_state
 from pipeline.stages.evaluate import generation_name
+from pipeline.stages.interface import (
+    EvaluationReport,
+    PromotionReport,
+    SelfplayReport,
+    StageContext,
+    StageError,
+    TrainReport,
+    read_report,
+    write_report,
+)
 
 
-class PromoteError(RuntimeError):
+class PromoteError(StageError):
     """The reports do not fit the models on disk; the message says what to rerun."""
 
 
-def step(name: str) -> None:
-    """Called between the steps of promote; tests replace it to inject a crash."""
-
-
-def decide(params: Params, evaluation: dict[str, Any]) -> tuple[bool, list[str]]:
+def decide(evaluation: EvaluationReport) -> tuple[bool, list[str]]:
     """(passed, reasons): the sequential tests' decisions."""
     reasons = []
     passed = True
-    for key, label, meaning in (
-        ("vs_pure", f"pure:{evaluation['ladder']}", "clearly stronger"),
-        ("vs_champion", f"champion (generation {evaluation.get('champion_generation', '?')})", "not weaker"),
-    ):
-        match = evaluation.get(key)
-        if match is None:
-            continue
-        t = match["sprt"]
-        ok = bool(t["accepted"])
-        passed = passed and ok
-        how = "cut off at the game limit, " if t["truncated"] else ""
+    for _, opponent, meaning, match in evaluation.gate():
+        t = match.sprt
+        passed = passed and t.accepted
+        how = "cut off at the game limit, " if t.truncated else ""
         reasons.append(
-            f"vs {label}: {meaning}? {'yes' if ok else 'no'} ({how}{t['games']} games, score {t['score']:.2f}, "
-            f"LLR {t['llr']:+.2f}, bounds [{t['lower_bound']:+.2f}, {t['upper_bound']:+.2f}])"
+            f"vs {opponent}: {meaning}? {'yes' if t.accepted else 'no'} ({how}{t.games} games, score {t.score:.2f}, "
+            f"LLR {t.llr:+.2f}, bounds [{t.lower_bound:+.2f}, {t.upper_bound:+.2f}])"
         )
     return passed, reasons
 
@@ -73,112 +74,173 @@ def strongest_beaten(history: list[dict[str, Any]]) -> int | None:
     return max(levels) if levels else None
 
 
-def run_promote(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any]:
+@dataclass
+class Promotion:
+    """What promote acts on: the earlier stages' reports, checked against the state and
+    the candidate on disk, and the gate's decision."""
+
+    state: State
+    selfplay: SelfplayReport
+    train: TrainReport
+    evaluation: EvaluationReport
+    rerun: bool  # this generation is already in the state: a promote killed after "state"
+    passed: bool
+    reasons: list[str]
+    ladder_before: int
+
+    @property
+    def generation(self) -> int:
+        return self.evaluation.generation
+
+    @property
+    def digest(self) -> str:
+        return self.evaluation.candidate_hash
+
+
+def prepare(paths: Paths) -> Promotion:
     state = load_state(paths)
-    evaluation = read_json(paths.report("evaluation.json"))
-    selfplay = read_json(paths.report("selfplay.json"))
-    train = read_json(paths.report("train.json"))
-    generation = evaluation.get("generation")
+    evaluation = read_report(paths, EvaluationReport)
+    selfplay = read_report(paths, SelfplayReport)
+    train = read_report(paths, TrainReport)
+    generation = evaluation.generation
     rerun = state.generation == generation and bool(state.history) and state.history[-1]["generation"] == generation
-    if not rerun and (generation != state.generation + 1 or train.get("generation") != generation):
+    if not rerun and (generation != state.generation + 1 or train.generation != generation):
         raise PromoteError(f"reports are not for generation {state.generation + 1}: rerun the earlier stages")
-    digest = evaluation.get("candidate_hash")
+    digest = evaluation.candidate_hash
     if not paths.candidate.is_file() or file_hash(paths.candidate) != digest:
         raise PromoteError(
             f"{paths.candidate} is not the model that was evaluated (hash {digest}): rerun evaluate "
             "(`zero stage evaluate` or `dvc repro`)"
         )
-    passed, reasons = decide(params, evaluation)
+    passed, reasons = decide(evaluation)
     ladder_before = state.history[-1]["ladder"] if rerun else state.ladder
+    return Promotion(state, selfplay, train, evaluation, rerun, passed, reasons, ladder_before)
 
-    step("learner")
-    copy_if_different(paths.candidate, paths.learner, digest)
-    step("champion")
-    version = None
-    if passed:
-        copy_if_different(paths.candidate, paths.champion, digest)
-        step("register")
-        if params.promote.register_model:
-            from pipeline.runtime.tracking import register_champion
 
-            version = register_champion(tracking_uri, params.game, train["run_id"], paths.candidate.name, generation)
-    step("state")
-    ratings = ratings_now(params, paths)
-    rating = ratings.get(generation_name(generation))
-    if not rerun:
-        if passed:
-            state.champion_generation = generation
-            state.ladder = params.evaluate.next_level(ladder_before)
-        state.generation = generation
-        state.games_played += selfplay["games"]
-        pure = evaluation["vs_pure"]
-        champ = evaluation.get("vs_champion") or {}
-        state.history.append(
-            {
-                "generation": generation,
-                "games_played": state.games_played,
-                "positions": selfplay["positions"],
-                "ladder": ladder_before,
-                "vs_pure_score": pure["score"],
-                "vs_pure_interval": pure["interval_95"],
-                "vs_pure_games": pure["games"],
-                "vs_pure_llr": pure["sprt"]["llr"],
-                "vs_champion_score": champ.get("score"),
-                "vs_champion_games": champ.get("games"),
-                "promoted": passed,
-                "candidate_hash": digest,
-                "rating": None if rating is None else round(rating, 1),
-                "train_run_id": train["run_id"],
-                "final_loss": train.get("final_loss"),
-                "final_policy_entropy": train.get("final_policy_entropy"),
-                "seconds": {
-                    "selfplay": selfplay["seconds"],
-                    "train": train["seconds"],
-                    "evaluate": evaluation.get("seconds"),
-                },
-            }
-        )
-        save_state(paths, state)
-    step("report")
+def history_entry(p: Promotion, rating: float | None) -> dict[str, Any]:
+    """The generation's line in the state's history."""
+    pure, champ, train = p.evaluation.vs_pure, p.evaluation.vs_champion, p.train
+    return {
+        "generation": p.generation,
+        "games_played": p.state.games_played,
+        "positions": p.selfplay.positions,
+        "ladder": p.ladder_before,
+        "vs_pure_score": pure.score,
+        "vs_pure_interval": pure.interval_95,
+        "vs_pure_games": pure.games,
+        "vs_pure_llr": pure.sprt.llr,
+        "vs_champion_score": champ.score if champ else None,
+        "vs_champion_games": champ.games if champ else None,
+        "promoted": p.passed,
+        "candidate_hash": p.digest,
+        "rating": None if rating is None else round(rating, 1),
+        "train_run_id": train.run_id,
+        "final_loss": train.final_loss,
+        "final_policy_entropy": train.final_policy_entropy,
+        "seconds": {"selfplay": p.selfplay.seconds, "train": train.seconds, "evaluate": p.evaluation.seconds},
+    }
+
+
+def advance_state(params: Params, paths: Paths, p: Promotion, rating: float | None) -> None:
+    """Once per generation (not on a rerun): the generation, the champion and the ladder
+    move on, and the history gets its line."""
+    if p.rerun:
+        return
+    state = p.state
+    if p.passed:
+        state.champion_generation = p.generation
+        state.ladder = params.evaluate.next_level(p.ladder_before)
+    state.generation = p.generation
+    state.games_played += p.selfplay.games
+    state.history.append(history_entry(p, rating))
+    save_state(paths, state)
+
+
+def crown(context: StageContext, p: Promotion, between_steps: Callable[[str], None]) -> str | None:
+    """On a pass: the candidate becomes the champion and, if asked, a registered model
+    version. Returns the version."""
+    if not p.passed:
+        return None
+    paths = context.paths
+    copy_if_different(paths.candidate, paths.champion, p.digest)
+    between_steps("register")
+    if not context.params.promote.register_model:
+        return None
+    from pipeline.runtime.tracking import register_champion
+
+    return register_champion(
+        context.tracking_uri, context.params.game, p.train.run_id, paths.candidate.name, p.generation
+    )
+
+
+def decision(paths: Paths, p: Promotion, version: str | None, rating: float | None) -> PromotionReport:
     # The rating of every generation moves as games are added; the history keeps the
     # rating each had when it was promoted or refused, the report refits all of them.
-    decision = {
-        "generation": generation,
-        "promoted": passed,
-        "reasons": reasons,
-        "ladder_before": ladder_before,
-        "ladder_after": state.ladder,
-        "candidate_hash": digest,
-        "learner_hash": file_hash(paths.learner),
-        "champion_generation": state.champion_generation,
-        "champion_hash": file_hash(paths.champion),
-        "model_version": version,
-        "rating": None if rating is None else round(rating, 1),
-        "strongest_level_beaten": strongest_beaten(state.history),
-        "vs_pure_sprt": evaluation["vs_pure"]["sprt"],
-        "vs_champion_sprt": (evaluation.get("vs_champion") or {}).get("sprt"),
-    }
-    write_json(paths.report("promotion.json"), decision)
+    champ = p.evaluation.vs_champion
+    return PromotionReport(
+        generation=p.generation,
+        promoted=p.passed,
+        reasons=p.reasons,
+        ladder_before=p.ladder_before,
+        ladder_after=p.state.ladder,
+        candidate_hash=p.digest,
+        learner_hash=file_hash(paths.learner),
+        champion_generation=p.state.champion_generation,
+        champion_hash=file_hash(paths.champion),
+        model_version=version,
+        rating=None if rating is None else round(rating, 1),
+        strongest_level_beaten=strongest_beaten(p.state.history),
+        vs_pure_sprt=p.evaluation.vs_pure.sprt,
+        vs_champion_sprt=champ.sprt if champ else None,
+    )
+
+
+def log_strength_of(context: StageContext, p: Promotion, rating: float | None) -> None:
+    """The generation's strength in MLflow's long-lived `strength` run."""
     from pipeline.runtime.tracking import generation_tags, log_strength
 
-    sprt = evaluation["vs_pure"]["sprt"]
+    pure = p.evaluation.vs_pure
+    sprt = pure.sprt
     strength = {
-        "vs_pure_score": evaluation["vs_pure"]["score"],
-        "vs_pure_games": sprt["games"],
-        "vs_pure_llr": sprt["llr"],
-        "vs_pure_llr_lower": sprt["lower_bound"],
-        "vs_pure_llr_upper": sprt["upper_bound"],
-        "vs_pure_accepted": float(sprt["accepted"]),
-        "ladder": ladder_before,
-        "games_played": state.games_played,
-        "promoted": float(passed),
+        "vs_pure_score": pure.score,
+        "vs_pure_games": sprt.games,
+        "vs_pure_llr": sprt.llr,
+        "vs_pure_llr_lower": sprt.lower_bound,
+        "vs_pure_llr_upper": sprt.upper_bound,
+        "vs_pure_accepted": float(sprt.accepted),
+        "ladder": p.ladder_before,
+        "games_played": p.state.games_played,
+        "promoted": float(p.passed),
     }
     if rating is not None:
         strength["rating"] = rating
-    if "vs_champion" in evaluation:
-        c = evaluation["vs_champion"]["sprt"]
+    champ = p.evaluation.vs_champion
+    if champ is not None:
         strength.update(
-            vs_champion_score=evaluation["vs_champion"]["score"], vs_champion_games=c["games"], vs_champion_llr=c["llr"]
+            vs_champion_score=champ.score, vs_champion_games=champ.sprt.games, vs_champion_llr=champ.sprt.llr
         )
-    log_strength(tracking_uri, params.game, generation, strength, generation_tags(paths.root, generation))
-    return decision
+    root = context.paths.root
+    log_strength(context.tracking_uri, context.params.game, p.generation, strength, generation_tags(root, p.generation))
+
+
+def no_pause(step: str) -> None:
+    """The default `between_steps`: nothing happens between the steps."""
+
+
+def run(context: StageContext, between_steps: Callable[[str], None] = no_pause) -> PromotionReport:
+    """`between_steps(name)` is called before each step ("learner", "champion",
+    "register", "state", "report"); a test passes one that raises, to kill promote there."""
+    params, paths = context.params, context.paths
+    p = prepare(paths)
+    between_steps("learner")
+    copy_if_different(paths.candidate, paths.learner, p.digest)
+    between_steps("champion")
+    version = crown(context, p, between_steps)
+    between_steps("state")
+    rating = ratings_now(params, paths).get(generation_name(p.generation))
+    advance_state(params, paths, p, rating)
+    between_steps("report")
+    report = decision(paths, p, version, rating)
+    write_report(paths, report)
+    log_strength_of(context, p, rating)
+    return report

@@ -17,7 +17,8 @@ from matplotlib.ticker import MaxNLocator
 from pipeline.config import Params
 from pipeline.runtime.atomic import atomic_file
 from pipeline.runtime.tracking import metric_history
-from pipeline.runtime.workspace import Paths, load_state, read_json
+from pipeline.runtime.workspace import Paths, State, load_state
+from pipeline.stages.interface import PromotionReport, StageContext, SummaryReport, details_path, read_report
 
 
 def training_curves(uri: str, history: list[dict[str, Any]]) -> dict[str, list[tuple[int, float, int]]]:
@@ -59,26 +60,20 @@ def plot_training(curves, path) -> None:
     plt.close(fig)
 
 
-def plot_strength(history: list[dict[str, Any]], path, ratings: dict[int, float], anchors: dict[int, float]) -> None:
-    """Two panels: the gate's score against the ladder level per generation, and the
-    rating of every generation on the pure-MCTS scale."""
+# How a promoted generation is marked in both panels.
+STAR = {"marker": "*", "s": 160, "color": "gold", "edgecolor": "k", "zorder": 3}
+
+
+def plot_gate(ax, history: list[dict[str, Any]]) -> None:
+    """The gate's score against the ladder level per generation, with its 95% interval."""
     gens = [h["generation"] for h in history]
     score = [h["vs_pure_score"] for h in history]
     low = [h["vs_pure_score"] - h["vs_pure_interval"][0] for h in history]
     high = [h["vs_pure_interval"][1] - h["vs_pure_score"] for h in history]
-    fig, (ax, ax_r) = plt.subplots(1, 2, figsize=(12, 4.2))
     ax.errorbar(gens, score, yerr=[low, high], fmt="o-", capsize=3, label="score vs ladder level (95% Wilson)")
     promoted = [(g, s) for g, s, h in zip(gens, score, history, strict=True) if h["promoted"]]
     if promoted:
-        ax.scatter(
-            *zip(*promoted, strict=True),
-            marker="*",
-            s=160,
-            color="gold",
-            edgecolor="k",
-            zorder=3,
-            label="promoted (sequential test passed)",
-        )
+        ax.scatter(*zip(*promoted, strict=True), label="promoted (sequential test passed)", **STAR)
     for g, h in zip(gens, history, strict=True):
         ax.annotate(f"{h['ladder']}", (g, -0.02), fontsize=7, ha="center", va="top", color="tab:red")
     ax.axhline(0.5, color="grey", lw=0.6, ls="--")
@@ -86,32 +81,34 @@ def plot_strength(history: list[dict[str, Any]], path, ratings: dict[int, float]
     ax.set_xlabel("generation (red: pure-MCTS playouts of the ladder level)")
     ax.set_ylabel("score")
     ax.set_title("gate: candidate vs pure MCTS at the ladder level")
-    ax.grid(alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8)
+
+
+def plot_ratings(ax, history: list[dict[str, Any]], ratings: dict[int, float], anchors: dict[int, float]) -> None:
+    """Every generation's rating on the pure-MCTS scale, the anchors as lines."""
     if ratings:
         g_r = sorted(ratings)
-        ax_r.plot(g_r, [ratings[g] for g in g_r], "o-", color="tab:blue", label="candidate of each generation")
+        ax.plot(g_r, [ratings[g] for g in g_r], "o-", color="tab:blue", label="candidate of each generation")
         champs = [h["generation"] for h in history if h["promoted"] and h["generation"] in ratings]
         if champs:
-            ax_r.scatter(
-                champs,
-                [ratings[g] for g in champs],
-                marker="*",
-                s=160,
-                color="gold",
-                edgecolor="k",
-                zorder=3,
-                label="promoted",
-            )
+            ax.scatter(champs, [ratings[g] for g in champs], label="promoted", **STAR)
+    first = history[0]["generation"] if history else 0
     for playouts, elo in sorted(anchors.items()):
-        ax_r.axhline(elo, color="tab:red", lw=0.6, ls=":")
-        ax_r.text(gens[0] if gens else 0, elo, f" pure:{playouts}", fontsize=7, color="tab:red", va="bottom")
-    ax_r.set_xlabel("generation")
-    ax_r.set_ylabel("Elo (pure-MCTS levels fixed)")
-    ax_r.set_title("rating (Bradley-Terry over all evaluation games)")
-    ax_r.grid(alpha=0.3)
-    ax_r.legend(loc="upper left", fontsize=8)
+        ax.axhline(elo, color="tab:red", lw=0.6, ls=":")
+        ax.text(first, elo, f" pure:{playouts}", fontsize=7, color="tab:red", va="bottom")
+    ax.set_xlabel("generation")
+    ax.set_ylabel("Elo (pure-MCTS levels fixed)")
+    ax.set_title("rating (Bradley-Terry over all evaluation games)")
+
+
+def plot_strength(history: list[dict[str, Any]], path, ratings: dict[int, float], anchors: dict[int, float]) -> None:
+    """Two panels: the gate's score against the ladder level per generation, and the
+    rating of every generation on the pure-MCTS scale."""
+    fig, (ax, ax_r) = plt.subplots(1, 2, figsize=(12, 4.2))
+    plot_gate(ax, history)
+    plot_ratings(ax_r, history, ratings, anchors)
     for a in (ax, ax_r):
+        a.grid(alpha=0.3)
+        a.legend(loc="upper left", fontsize=8)
         a.xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -165,17 +162,7 @@ def write_plot_data(curves, history: list[dict[str, Any]], ratings: dict[int, fl
     )
 
 
-def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any]:
-    state = load_state(paths)
-    history = state.history
-    paths.reports.mkdir(parents=True, exist_ok=True)
-    curves = training_curves(tracking_uri, history)
-    plot_training(curves, paths.report("training.png"))
-    ratings, anchors, others = generation_ratings(params, paths)
-    if history:
-        plot_strength(history, paths.report("strength.png"), ratings, anchors)
-    write_plot_data(curves, history, ratings, paths.report("plots"))
-    promotion = read_json(paths.report("promotion.json")) if paths.report("promotion.json").is_file() else {}
+def header_lines(params: Params, state: State, promotion: PromotionReport | None) -> list[str]:
     lines = [
         f"# zero-pipeline report: {params.game}",
         "",
@@ -183,11 +170,16 @@ def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any
         f"{state.games_played} self-play games so far; ladder at pure MCTS {state.ladder} playouts.",
         "",
     ]
-    if promotion:
-        verdict = "promoted" if promotion["promoted"] else "not promoted"
-        lines += [f"Last decision (generation {promotion['generation']}): **{verdict}**.", ""]
-        lines += [f"- {r}" for r in promotion["reasons"]] + [""]
-    lines += [
+    if promotion is not None:
+        verdict = "promoted" if promotion.promoted else "not promoted"
+        lines += [f"Last decision (generation {promotion.generation}): **{verdict}**.", ""]
+        lines += [f"- {r}" for r in promotion.reasons] + [""]
+    return lines
+
+
+def strength_lines(params: Params, history: list[dict[str, Any]], ratings: dict[int, float]) -> list[str]:
+    """The strength section: how it is measured, and one table row per generation."""
+    lines = [
         "## Strength",
         "",
         "Each candidate plays pure MCTS at the ladder level until a sequential probability ratio test "
@@ -214,6 +206,12 @@ def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any
             f"| {'yes' if h['promoted'] else 'no'} | {beaten or '-'} "
             f"| {'' if rating is None else f'{rating:.0f}'} | {secs.get('selfplay', '')} | {secs.get('train', '')} |"
         )
+    return lines
+
+
+def closing_lines(others: dict[str, float], curves) -> list[str]:
+    """External engines' ratings, the plots, and the training figures."""
+    lines = []
     if others:
         lines += ["", "External engines on the same scale (they take no part in promotion):", ""]
         lines += ["| engine | rating (Elo) |", "|---|---:|"]
@@ -223,5 +221,22 @@ def run_report(params: Params, paths: Paths, tracking_uri: str) -> dict[str, Any
         first, last = curves["loss"][0][1], curves["loss"][-1][1]
         e_first, e_last = curves["policy_entropy"][0][1], curves["policy_entropy"][-1][1]
         lines += [f"Loss {first:.3f} -> {last:.3f}; policy entropy {e_first:.3f} -> {e_last:.3f}.", ""]
+    return lines
+
+
+def run(context: StageContext) -> SummaryReport:
+    params, paths = context.params, context.paths
+    state = load_state(paths)
+    history = state.history
+    paths.reports.mkdir(parents=True, exist_ok=True)
+    curves = training_curves(context.tracking_uri, history)
+    plot_training(curves, paths.report("training.png"))
+    ratings, anchors, others = generation_ratings(params, paths)
+    if history:
+        plot_strength(history, paths.report("strength.png"), ratings, anchors)
+    write_plot_data(curves, history, ratings, paths.report("plots"))
+    promotion = read_report(paths, PromotionReport) if details_path(paths, "promotion").is_file() else None
+    lines = header_lines(params, state, promotion) + strength_lines(params, history, ratings)
+    lines += closing_lines(others, curves)
     paths.report("report.md").write_text("\n".join(lines))
-    return {"generation": state.generation, "report": str(paths.report("report.md"))}
+    return SummaryReport(generation=state.generation, report=str(paths.report("report.md")))

@@ -15,10 +15,11 @@ from pipeline.config import Params
 from pipeline.games.base import GameSpec
 from pipeline.runtime import interrupt
 from pipeline.runtime.progress import Progress, current, set_current
-from pipeline.runtime.workspace import Paths, derive_seed, load_state, write_json
+from pipeline.runtime.workspace import derive_seed, load_state
 from pipeline.selfplay.play import SelfPlayConfig
 from pipeline.selfplay.replay import Positions, ReplayError, generation_dir, read_shard, spec_header, write_shard
 from pipeline.selfplay.resign import resign_threshold_for
+from pipeline.stages.interface import SelfplayReport, StageContext, write_report
 
 
 def plan(games: int, tasks: int) -> list[int]:
@@ -133,23 +134,12 @@ def existing_shard(path: Path, spec: GameSpec, games: int) -> dict[str, Any] | N
     return header if header.get("games") == games else None
 
 
-def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
-    from pipeline.runtime.parallel import run_selfplay_flow
-
+def plan_jobs(
+    params: Params, out_dir: Path, generation: int, model_path: Path
+) -> tuple[dict[int, dict[str, Any]], list[dict[str, Any]], int]:
+    """(headers of the shards already complete, jobs still to play, number of shards)."""
     spec = params.game
-    state = load_state(paths)
-    generation = state.generation + 1
-    out_dir = generation_dir(paths.replay, generation)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in out_dir.glob(".tmp-*"):
-        stale.unlink()  # a killed writer's temp file: never a visible shard
     sizes = plan(params.selfplay.games, params.selfplay.tasks)
-    from pipeline.nets.checkpoint import file_hash
-
-    model_path = paths.learner if params.selfplay.player == "learner" else paths.champion
-    if not model_path.is_file():
-        raise FileNotFoundError(f"{model_path}: no {params.selfplay.player} model; run `zero init` first")
-    model_hash = file_hash(model_path)
     headers: dict[int, dict[str, Any]] = {}
     jobs = []
     for task, games in enumerate(sizes):
@@ -171,38 +161,32 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
                 "inference": params.inference.model_dump(),
             }
         )
-    if headers:
-        log(f"generation {generation}: {len(headers)} shard(s) already complete, {len(jobs)} to play")
-    base_header = {
-        **spec_header(spec),
-        "generation": generation,
-        "model_hash": model_hash,
-        "player": params.selfplay.player,
-        "simulations": params.selfplay.search.simulations,
-    }
+    return headers, jobs, len(sizes)
 
-    if jobs:
-        cfg = params.selfplay
-        progress = Progress(f"self-play gen {generation}", sum(j["games"] for j in jobs), describe)
-        set_current(progress)
-        try:
-            with interrupt.cooperative():
-                flow_run = run_selfplay_flow(
-                    jobs, base_header, cfg.runner, cfg.workers, cfg.dask_address, play_shard, write_result
-                )
-        finally:
-            set_current(None)
-            progress.close()
-        for header in flow_run:
-            headers[header["task"]] = header
-        if interrupt.requested():
-            kept = [headers[t] for t in sorted(headers)]
-            raise interrupt.Interrupted(
-                f"self-play: {len(kept)} of {len(sizes)} shards ({sum(h['games'] for h in kept)} of "
-                f"{params.selfplay.games} games) kept in {out_dir}"
+
+def play_jobs(
+    params: Params, jobs: list[dict[str, Any]], base_header: dict[str, Any], generation: int
+) -> list[dict[str, Any]]:
+    """The headers of the shards the jobs wrote (all of them unless interrupted)."""
+    from pipeline.runtime.parallel import run_selfplay_flow
+
+    cfg = params.selfplay
+    progress = Progress(f"self-play gen {generation}", sum(j["games"] for j in jobs), describe)
+    set_current(progress)
+    try:
+        with interrupt.cooperative():
+            return run_selfplay_flow(
+                jobs, base_header, cfg.runner, cfg.workers, cfg.dask_address, play_shard, write_result
             )
-    played = [headers[j["task"]] for j in jobs]
-    total = [headers[t] for t in sorted(headers)]
+    finally:
+        set_current(None)
+        progress.close()
+
+
+def summarize(
+    params: Params, generation: int, total: list[dict[str, Any]], resumed: int, model_hash: str
+) -> SelfplayReport:
+    """The generation's report over all its shards (`resumed`: those of earlier runs)."""
     seconds = wall_seconds(total, params.selfplay.workers)
     games = sum(h["games"] for h in total)
     positions = sum(h["positions"] for h in total)
@@ -210,31 +194,69 @@ def run_selfplay(params: Params, paths: Paths, log=print) -> dict[str, Any]:
     plies = sum(h.get("plies", h["positions"]) for h in total)
     would = sum(h.get("would_resign", 0) for h in total)
     false = sum(h.get("false_resignations", 0) for h in total)
-    winner_mins = [v for h in total for v in h.get("winner_min_values", [])]
-    suggested = resign_threshold_for(winner_mins)
-    metrics = {
+    suggested = resign_threshold_for([v for h in total for v in h.get("winner_min_values", [])])
+
+    def rate(key: str) -> float:
+        return round(sum(h[key] for h in total) / games, 4) if games else 0.0
+
+    return SelfplayReport(
+        generation=generation,
+        games=games,
+        positions=positions,
+        mean_game_length=round(plies / games, 3) if games else 0.0,
+        first_player_win_rate=rate("first_player_wins"),
+        second_player_win_rate=rate("second_player_wins"),
+        draw_rate=rate("draws"),
+        positions_per_s=round(positions / seconds, 2) if seconds else 0.0,
+        seconds=round(seconds, 2),
+        shards=len(total),
+        resumed_shards=resumed,
+        simulations=params.selfplay.search.simulations,
+        fast_simulations=params.selfplay.fast_simulations,
+        runner=params.selfplay.runner,
+        player=params.selfplay.player,
+        model_hash=model_hash,
+        resign_threshold=params.selfplay.resign_threshold,
+        resigned_games=sum(h.get("resigned", 0) for h in total),
+        calibration_games=sum(h.get("calibration_games", 0) for h in total),
+        false_resignation_rate=round(false / would, 4) if would else None,
+        suggested_resign_threshold=round(suggested, 4) if suggested is not None else None,
+    )
+
+
+def run(context: StageContext) -> SelfplayReport:
+    from pipeline.nets.checkpoint import file_hash
+
+    params, paths = context.params, context.paths
+    generation = load_state(paths).generation + 1
+    out_dir = generation_dir(paths.replay, generation)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for stale in out_dir.glob(".tmp-*"):
+        stale.unlink()  # a killed writer's temp file: never a visible shard
+    model_path = paths.learner if params.selfplay.player == "learner" else paths.champion
+    if not model_path.is_file():
+        raise FileNotFoundError(f"{model_path}: no {params.selfplay.player} model; run `zero init` first")
+    model_hash = file_hash(model_path)
+    headers, jobs, shards = plan_jobs(params, out_dir, generation, model_path)
+    if headers:
+        context.log(f"generation {generation}: {len(headers)} shard(s) already complete, {len(jobs)} to play")
+    base_header = {
+        **spec_header(params.game),
         "generation": generation,
-        "games": games,
-        "positions": positions,
-        "mean_game_length": round(plies / games, 3) if games else 0.0,
-        "first_player_win_rate": round(sum(h["first_player_wins"] for h in total) / games, 4) if games else 0.0,
-        "second_player_win_rate": round(sum(h["second_player_wins"] for h in total) / games, 4) if games else 0.0,
-        "draw_rate": round(sum(h["draws"] for h in total) / games, 4) if games else 0.0,
-        # Over every shard of the generation, those of an interrupted earlier run included.
-        "positions_per_s": round(positions / seconds, 2) if seconds else 0.0,
-        "seconds": round(seconds, 2),
-        "shards": len(total),
-        "resumed_shards": len(total) - len(played),
-        "simulations": params.selfplay.search.simulations,
-        "fast_simulations": params.selfplay.fast_simulations,
-        "runner": params.selfplay.runner,
-        "player": params.selfplay.player,
         "model_hash": model_hash,
-        "resign_threshold": params.selfplay.resign_threshold,
-        "resigned_games": sum(h.get("resigned", 0) for h in total),
-        "calibration_games": sum(h.get("calibration_games", 0) for h in total),
-        "false_resignation_rate": round(false / would, 4) if would else None,
-        "suggested_resign_threshold": round(suggested, 4) if suggested is not None else None,
+        "player": params.selfplay.player,
+        "simulations": params.selfplay.search.simulations,
     }
-    write_json(paths.report("selfplay.json"), metrics)
-    return metrics
+    if jobs:
+        for header in play_jobs(params, jobs, base_header, generation):
+            headers[header["task"]] = header
+        if interrupt.requested():
+            kept = [headers[t] for t in sorted(headers)]
+            raise interrupt.Interrupted(
+                f"self-play: {len(kept)} of {shards} shards ({sum(h['games'] for h in kept)} of "
+                f"{params.selfplay.games} games) kept in {out_dir}"
+            )
+    total = [headers[t] for t in sorted(headers)]
+    report = summarize(params, generation, total, len(total) - len(jobs), model_hash)
+    write_report(paths, report)
+    return report

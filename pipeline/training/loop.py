@@ -18,7 +18,7 @@ from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import file_hash, load_checkpoint, load_optimizer_state, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.runtime import interrupt
-from pipeline.runtime.tracking import experiment_name, tracking_env_kept
+from pipeline.runtime.tracking import artifact_root, experiment_name, tracking_env_kept
 from pipeline.training.data import ReplayDataModule
 from pipeline.training.module import OptimConfig, PolicyValueModule
 from pipeline.training.progress import TrainProgress
@@ -124,7 +124,11 @@ def _train_network(
         net = PolicyValueNet(spec, net_spec)
     module = PolicyValueModule(net, cfg, total_steps=cfg.steps, optimizer_state=optimizer_state)
     logger = MLFlowLogger(
-        experiment_name=experiment_name(spec), tracking_uri=tracking_uri, run_name=run_name, tags=tags or None
+        experiment_name=experiment_name(spec),
+        tracking_uri=tracking_uri,
+        run_name=run_name,
+        tags=tags or None,
+        artifact_location=artifact_root(tracking_uri),
     )
     params: dict[str, Any] = {
         **{f"train.{k}": v for k, v in cfg.model_dump().items()},

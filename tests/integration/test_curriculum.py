@@ -15,6 +15,7 @@ from pipeline.nets.checkpoint import checkpoint_plays, load_checkpoint, save_che
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.runtime.workspace import Paths
 from pipeline.stages.init import run_init
+from pipeline.stages.interface import StageContext
 from pipeline.stages.runner import run_stage
 from tests.conftest import BIN, TINY_PARAMS, make_workspace
 
@@ -36,13 +37,13 @@ def test_a_size_free_champion_from_a_small_board_plays_and_trains_on_a_bigger_on
     loaded = load_params(paths.params)
     assert "every weight" in run_init(loaded, paths)["init_from"]
     for name in ("selfplay", "train", "evaluate", "promote"):
-        run_stage(name, loaded, paths, log=lambda m: None)
+        run_stage(name, StageContext.create(loaded, paths, log=lambda m: None))
     learner, _ = load_checkpoint(paths.learner, loaded.game)
     assert learner.game == loaded.game
     assert checkpoint_plays(paths.learner) == (loaded.game, True)
     # The 7x7 learner still plays the 5x5 board it came from (and any other size).
     assert load_checkpoint(paths.learner, GameSpec(game="gomoku", size=5, k=4))[0].game.height == 5
-    assert json.loads(paths.report("promotion.json").read_text())["generation"] == 1
+    assert json.loads(paths.report("details/promotion.json").read_text())["generation"] == 1
 
 
 def test_zero_evaluate_plays_a_size_free_model_on_another_board(tmp_path):

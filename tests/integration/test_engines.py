@@ -27,8 +27,9 @@ from pipeline.players.factory import make_player
 from pipeline.players.search import PurePlayer
 from pipeline.runtime.workspace import Paths
 from pipeline.search.mcts import SearchConfig
-from pipeline.stages.evaluate import run_evaluate
+from pipeline.stages import evaluate
 from pipeline.stages.init import run_init
+from pipeline.stages.interface import StageContext
 from pipeline.stages.promote import ratings_now
 from tests.conftest import BIN, TINY_PARAMS, make_workspace
 
@@ -234,12 +235,12 @@ def test_the_evaluate_stage_rates_the_engines_and_records_their_forfeits(tmp_pat
     run_init(loaded, paths)
     shutil.copyfile(paths.champion, paths.candidate)
     said = []
-    result = run_evaluate(loaded, paths, log=said.append)
+    result = evaluate.run(StageContext.create(loaded, paths, log=said.append))
 
-    engines = result["engines"]
-    assert engines["first-cell"]["games"] == 4 and engines["first-cell"]["forfeits"] == 0
-    assert "(max_faults 2)" in engines["garbage"]["dropped"]
-    assert "no-such-brain" in engines["absent"]["skipped"]
+    engines = result.engines
+    assert engines["first-cell"].games == 4 and engines["first-cell"].forfeits == 0
+    assert "(max_faults 2)" in engines["garbage"].dropped
+    assert "no-such-brain" in engines["absent"].skipped
     assert any("absent skipped" in line for line in said)
     rows = [r for r in read_games(paths.games_table) if r["match"] == "vs_engine"]
     assert {r["opponent"] for r in rows} == {"first-cell", "garbage"}
@@ -248,7 +249,7 @@ def test_the_evaluate_stage_rates_the_engines_and_records_their_forfeits(tmp_pat
     ratings = ratings_now(loaded, paths)
     assert "first-cell" in ratings and "garbage" in ratings
     assert ratings["garbage"] < ratings["gen-0001"]  # it lost every game it played
-    assert json.loads(paths.report("evaluation.json").read_text())["engines"]["first-cell"]["games"] == 4
+    assert json.loads(paths.report("details/evaluation.json").read_text())["engines"]["first-cell"]["games"] == 4
 
 
 def test_engines_in_params_must_speak_for_the_game(tmp_path):

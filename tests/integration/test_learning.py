@@ -10,6 +10,7 @@ from pipeline.config import load_params
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import load_checkpoint
 from pipeline.runtime.workspace import Paths, load_state
+from pipeline.stages.interface import StageContext
 from pipeline.stages.runner import run_stage
 from tests.conftest import make_workspace
 
@@ -77,7 +78,7 @@ def test_a_few_iterations_learn_tic_tac_toe_tactics(tmp_path):
     untrained, _ = load_checkpoint(paths.champion, spec)
     for _ in range(2):
         for name in ("selfplay", "train", "evaluate", "promote"):
-            run_stage(name, params, paths, log=lambda m: None)
+            run_stage(name, StageContext.create(params, paths, log=lambda m: None))
     assert load_state(paths).generation == 2
     trained, _ = load_checkpoint(paths.learner, spec)  # the learner keeps every generation's training
     before, after = raw_hits(untrained, spec), raw_hits(trained, spec)

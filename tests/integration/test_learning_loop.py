@@ -18,12 +18,16 @@ from pipeline.runtime.workspace import Paths
 from pipeline.selfplay.replay import read_shard
 from pipeline.stages import promote as promote_stage
 from pipeline.stages.init import run_init
+from pipeline.stages.interface import StageContext
 from pipeline.stages.runner import StageError, run_stage
 from tests.conftest import BIN, TINY_PARAMS, make_workspace, sh
 
 pytestmark = pytest.mark.integration
 
-QUIET = {"log": lambda m: None}
+
+def context(paths: Paths, quiet: bool = False) -> StageContext:
+    params = load_params(paths.params)
+    return StageContext.create(params, paths, log=(lambda m: None) if quiet else print)
 
 
 @pytest.fixture(scope="module")
@@ -39,11 +43,11 @@ def evaluated(tmp_path_factory):
     net = PolicyValueNet(params.game, NetSpec.model_validate(TINY_PARAMS["net"]))
     save_checkpoint(paths.learner, net, {"generation": 0, "note": "a learner that moved on"})
     for name in ("selfplay", "train", "evaluate"):
-        run_stage(name, params, paths, **QUIET)
-    evaluation = json.loads(paths.report("evaluation.json").read_text())
+        run_stage(name, context(paths, quiet=True))
+    evaluation = json.loads(paths.report("details/evaluation.json").read_text())
     for match in ("vs_pure", "vs_champion"):
         evaluation[match]["sprt"].update(accepted=True, decision="H1")
-    paths.report("evaluation.json").write_text(json.dumps(evaluation))
+    paths.report("details/evaluation.json").write_text(json.dumps(evaluation))
     return ws
 
 
@@ -60,7 +64,7 @@ def snapshot(paths: Paths) -> dict:
         "state": json.loads(paths.state.read_text()),
         "learner": file_hash(paths.learner),
         "champion": file_hash(paths.champion),
-        "promotion": json.loads(paths.report("promotion.json").read_text()),
+        "promotion": json.loads(paths.report("details/promotion.json").read_text()),
         "versions": sorted((int(v.version), v.tags.get("generation")) for v in versions),
     }
 
@@ -71,7 +75,7 @@ def test_self_play_uses_the_learner_by_default_and_the_champion_when_asked(evalu
     # The judged candidate became... nothing yet: the learner is still the one self-play used.
     assert shard.header["player"] == "learner"
     assert shard.header["model_hash"] == file_hash(paths.learner) != file_hash(paths.champion)
-    train = json.loads(paths.report("train.json").read_text())
+    train = json.loads(paths.report("details/train.json").read_text())
     assert train["init_hash"] == file_hash(paths.learner)
 
     other = copy(evaluated, tmp_path / "ws")
@@ -79,7 +83,7 @@ def test_self_play_uses_the_learner_by_default_and_the_champion_when_asked(evalu
     params["selfplay"]["player"] = "champion"
     other.params.write_text(yaml.safe_dump(params))
     shutil.rmtree(other.replay / "gen-0001")
-    run_stage("selfplay", load_params(other.params), other, **QUIET)
+    run_stage("selfplay", context(other, quiet=True))
     shard = read_shard(other.replay / "gen-0001" / "shard-0000.npz")
     assert shard.header["player"] == "champion"
     assert shard.header["model_hash"] == file_hash(other.champion)
@@ -87,7 +91,7 @@ def test_self_play_uses_the_learner_by_default_and_the_champion_when_asked(evalu
 
 def test_evaluate_records_every_game_and_the_judged_hash(evaluated):
     paths = Paths(evaluated)
-    evaluation = json.loads(paths.report("evaluation.json").read_text())
+    evaluation = json.loads(paths.report("details/evaluation.json").read_text())
     assert evaluation["candidate_hash"] == file_hash(paths.candidate)
     rows = read_games(paths.games_table)
     assert len(rows) == evaluation["vs_pure"]["games"] + evaluation["vs_champion"]["games"]
@@ -103,7 +107,7 @@ def test_promote_refuses_a_candidate_that_was_not_evaluated(evaluated, tmp_path)
     before = paths.state.read_text()
     shutil.copyfile(paths.champion, paths.candidate)  # e.g. train rerun after evaluate
     with pytest.raises(StageError, match="not the model that was evaluated.*rerun evaluate"):
-        run_stage("promote", load_params(paths.params), paths)
+        run_stage("promote", context(paths))
     assert paths.state.read_text() == before
     out = sh([str(BIN / "zero"), "stage", "promote"], paths.root, check=False)
     assert out.returncode == 2 and "rerun evaluate" in out.stderr and "Traceback" not in out.stderr
@@ -112,28 +116,24 @@ def test_promote_refuses_a_candidate_that_was_not_evaluated(evaluated, tmp_path)
 @pytest.fixture(scope="module")
 def reference(evaluated, tmp_path_factory):
     paths = copy(evaluated, tmp_path_factory.mktemp("reference") / "ws")
-    run_stage("promote", load_params(paths.params), paths)
+    run_stage("promote", context(paths))
     return snapshot(paths)
 
 
 @pytest.mark.parametrize("fault", ["learner", "champion", "register", "state", "report"])
-def test_promote_killed_at_any_step_and_rerun_ends_in_the_same_state(
-    evaluated, reference, tmp_path, fault, monkeypatch
-):
+def test_promote_killed_at_any_step_and_rerun_ends_in_the_same_state(evaluated, reference, tmp_path, fault):
     paths = copy(evaluated, tmp_path / "ws")
-    params = load_params(paths.params)
+    ctx = context(paths)
 
     def crash(name):
         if name == fault:
             raise KeyboardInterrupt(f"killed before {name}")
 
-    monkeypatch.setattr(promote_stage, "step", crash)
     with pytest.raises(KeyboardInterrupt):
-        run_stage("promote", params, paths)
-    monkeypatch.undo()
-    run_stage("promote", params, paths)
+        promote_stage.run(ctx, between_steps=crash)
+    run_stage("promote", ctx)
     assert snapshot(paths) == reference
-    run_stage("promote", params, paths)  # and once more: nothing changes
+    run_stage("promote", ctx)  # and once more: nothing changes
     assert snapshot(paths) == reference
 
 

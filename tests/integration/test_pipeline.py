@@ -72,9 +72,9 @@ def test_two_dvc_repro_iterations(tmp_path):
             assert len(history) == TINY_PARAMS["train"]["steps"]
 
     # The stage reports agree with each other and with the state.
-    evaluation = json.loads((ws / "reports/evaluation.json").read_text())
-    promotion = json.loads((ws / "reports/promotion.json").read_text())
-    train = json.loads((ws / "reports/train.json").read_text())
+    evaluation = json.loads((ws / "reports/details/evaluation.json").read_text())
+    promotion = json.loads((ws / "reports/details/promotion.json").read_text())
+    train = json.loads((ws / "reports/details/train.json").read_text())
     state = json.loads((ws / "models/state.json").read_text())
     assert evaluation["generation"] == promotion["generation"] == train["generation"] == state["generation"] == 2
     gate = evaluation["vs_pure"]["sprt"]["accepted"] and evaluation["vs_champion"]["sprt"]["accepted"]
@@ -95,10 +95,19 @@ def test_two_dvc_repro_iterations(tmp_path):
 
     metrics = json.loads(sh([DVC, "metrics", "show", "--json"], ws).stdout)
     shown = json.dumps(metrics)
-    for name in ("selfplay.json", "train.json", "evaluation.json", "promotion.json"):
-        assert name in shown
+    for name in ("selfplay.json", "train.json", "vs_pure.json", "vs_champion.json", "promotion.json"):
+        assert f"reports/{name}" in shown
+    assert "details" not in shown  # the full reports are outputs, not metrics
+    # The headline figures agree with the details they come from.
+    headline = {path.removeprefix("reports/"): file["data"] for path, file in metrics["workspace"]["data"].items()}
+    assert headline["promotion.json"]["decision"] == ("promoted" if promotion["promoted"] else "refused")
+    assert headline["vs_pure.json"]["score"] == evaluation["vs_pure"]["score"]
+    assert headline["train.json"]["loss"] == round(train["final_loss"], 4)
     plain = sh([DVC, "metrics", "show"], ws)
     assert "failed to load" not in (plain.stdout + plain.stderr).lower()  # the never-run DQN stage
+    diff = sh([DVC, "metrics", "diff", "HEAD~1"], ws)
+    for table in (plain.stdout, diff.stdout):  # what a user reads every day fits a terminal
+        assert table.strip() and max(len(line) for line in table.splitlines()) <= 120, table
     plots = json.loads(sh([DVC, "plots", "show", "--json"], ws).stdout)["data"]
     assert {"loss", "rating", "score vs ladder level"} <= set(plots)
 
@@ -118,7 +127,7 @@ def test_two_dvc_repro_iterations(tmp_path):
 
     # An experiment with an override is one more iteration.
     sh([DVC, "exp", "run", "-S", "train.lr=0.01"], ws)
-    assert json.loads((ws / "reports/train.json").read_text())["generation"] == 3
+    assert json.loads((ws / "reports/details/train.json").read_text())["generation"] == 3
 
 
 def test_iterate_records_each_iteration_and_resumes_after_kill(tmp_path):
@@ -145,7 +154,7 @@ def test_iterate_records_each_iteration_and_resumes_after_kill(tmp_path):
         read_shard(shard)  # every visible shard is whole
 
     sh([ZERO, "iterate", "--iterations", "2"], ws)
-    selfplay = json.loads((ws / "reports/selfplay.json").read_text())
+    selfplay = json.loads((ws / "reports/details/selfplay.json").read_text())
     state = json.loads((ws / "models/state.json").read_text())
     assert state["generation"] == 2
     games = [

@@ -38,7 +38,7 @@ def test_corrupt_shard_is_one_clear_error_or_a_documented_skip(played, tmp_path)
     params["train"]["skip_corrupt"] = True
     (ws / "params.yaml").write_text(yaml.safe_dump(params))
     out = sh([ZERO, "stage", "train"], ws)
-    report = json.loads((ws / "reports/train.json").read_text())
+    report = json.loads((ws / "reports/details/train.json").read_text())
     assert len(report["skipped_shards"]) == 1 and "shard-0001.npz" in report["skipped_shards"][0]
 
 
@@ -88,7 +88,7 @@ def test_playout_cap_and_resignation_report_their_figures(tmp_path):
     ws = make_workspace(tmp_path / "ws", params)
     sh([ZERO, "init"], ws)
     sh([ZERO, "stage", "selfplay"], ws)
-    report = json.loads((ws / "reports/selfplay.json").read_text())
+    report = json.loads((ws / "reports/details/selfplay.json").read_text())
     assert report["games"] == 12 and report["fast_simulations"] == 4
     # Half the moves are kept as training positions, so a game is longer than its positions.
     assert report["mean_game_length"] * report["games"] > report["positions"]

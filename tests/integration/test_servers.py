@@ -155,7 +155,7 @@ def test_selfplay_on_a_dask_cluster(tmp_path):
         shards = sorted((ws / "data/replay/gen-0001").glob("shard-*.npz"))
         assert len(shards) == 4
         assert sum(read_shard(s).header["games"] for s in shards) == 8
-        report = json.loads((ws / "reports/selfplay.json").read_text())
+        report = json.loads((ws / "reports/details/selfplay.json").read_text())
         assert report["runner"] == "dask" and report["games"] == 8
         logs = "".join((tmp_path / f"worker{i}.log").read_text() for i in range(2))
         assert "Starting established connection" in logs or "Registered to" in logs

@@ -110,7 +110,7 @@ def test_selfplay_stops_keeps_finished_shards_and_resumes_to_the_exact_count(tmp
 
     out = sh(cmd, ws)
     assert f"{len(kept)} shard(s) already complete, {6 - len(kept)} to play" in out.stdout + out.stderr
-    report = json.loads((ws / "reports/selfplay.json").read_text())
+    report = json.loads((ws / "reports/details/selfplay.json").read_text())
     assert (report["games"], report["shards"], report["resumed_shards"]) == (36, 6, len(kept))
     positions = sum(read_shard(s).header["positions"] for s in shards(ws))
     assert report["positions"] == positions
@@ -132,13 +132,13 @@ def test_training_stops_after_a_step_and_writes_no_candidate(trained, tmp_path):
     ws = tmp_path / "ws"
     shutil.copytree(trained, ws)
     (ws / "models/candidate.pt").unlink()
-    (ws / "reports/train.json").unlink()
+    (ws / "reports/details/train.json").unlink()
     run = Run([ZERO, "train", "--steps", "100000"], ws, tmp_path)
     run.wait_for(lambda: "training gen-0001: " in run.text)
     seconds = run.signal_group(signal.SIGINT)
     assert_clean_stop(run, signal.SIGINT, seconds)
     assert "training stopped at step" in run.text and "candidate.pt not written" in run.text
-    assert not (ws / "models/candidate.pt").exists() and not (ws / "reports/train.json").exists()
+    assert not (ws / "models/candidate.pt").exists() and not (ws / "reports/details/train.json").exists()
     no_partial_files(ws / "models")
     import mlflow
 
@@ -147,7 +147,7 @@ def test_training_stops_after_a_step_and_writes_no_candidate(trained, tmp_path):
     assert "KILLED" in {r.info.status for r in runs} and "RUNNING" not in {r.info.status for r in runs}
 
     sh([ZERO, "stage", "train"], ws)
-    assert json.loads((ws / "reports/train.json").read_text())["steps"] == TINY_PARAMS["train"]["steps"]
+    assert json.loads((ws / "reports/details/train.json").read_text())["steps"] == TINY_PARAMS["train"]["steps"]
 
 
 def test_evaluation_stops_and_writes_nothing(trained, tmp_path):
@@ -162,12 +162,12 @@ def test_evaluation_stops_and_writes_nothing(trained, tmp_path):
     seconds = run.signal_group(signal.SIGINT)
     assert_clean_stop(run, signal.SIGINT, seconds)
     assert "evaluate stopped; nothing of it was written" in run.text
-    assert not (ws / "reports/evaluation.json").exists() and not (ws / "reports/games.csv").exists()
+    assert not (ws / "reports/details/evaluation.json").exists() and not (ws / "reports/games.csv").exists()
     no_partial_files(ws / "reports")
 
     (ws / "params.yaml").write_text(yaml.safe_dump(TINY_PARAMS))
     sh([ZERO, "stage", "evaluate"], ws)
-    result = json.loads((ws / "reports/evaluation.json").read_text())
+    result = json.loads((ws / "reports/details/evaluation.json").read_text())
     assert result["vs_pure"]["games"] == len(
         [r for r in (ws / "reports/games.csv").read_text().splitlines()[1:] if ",vs_pure," in r]
     )

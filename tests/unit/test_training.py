@@ -116,3 +116,18 @@ def test_the_learner_continues_its_optimiser_across_generations(tmp_path):
     assert all(float(s["step"]) == 10 for s in state2["state"].values())
     assert state2["param_groups"][0]["lr"] == 1e-3
     assert [v for _, v in metric_history(uri, second.run_id, "lr")] == pytest.approx([1e-3] * 5)
+
+
+def test_a_store_keeps_its_artifacts_beside_its_database(tmp_path, monkeypatch):
+    """Not in ./mlruns under the working directory (MLflow's default), wherever that is."""
+    from mlflow.tracking import MlflowClient
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "store").mkdir()
+    uri = f"sqlite:///{tmp_path}/store/mlflow.db"
+    data = ReplayDataModule(SPEC, positions=fixed_positions(32), batch_size=32, augment=False, seed=0)
+    cfg = TrainConfig(steps=2, batch_size=32)
+    result = train_network(SPEC, SMALL, cfg, data, tmp_path / "out.pt", uri, progress=False)
+    run = MlflowClient(tracking_uri=uri).get_run(result.run_id)
+    assert run.info.artifact_uri.startswith((tmp_path / "store" / "mlruns").as_uri())
+    assert (tmp_path / "store" / "mlruns").is_dir() and not (tmp_path / "mlruns").exists()

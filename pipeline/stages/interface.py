@@ -1,0 +1,263 @@
+"""The one stage interface: a stage is a function of a `StageContext` that returns its
+report, a pydantic model. Each report is written twice: in full to
+reports/details/NAME.json (what the next stages read back, into the same model), and as a
+few headline figures to the metrics files that `dvc metrics show` prints."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ConfigDict, model_serializer
+
+from pipeline.config import Params
+from pipeline.runtime.workspace import Paths, read_json, write_json
+
+
+class StageError(RuntimeError):
+    """A stage cannot run as asked; the message says why (and what to rerun)."""
+
+
+@dataclass(frozen=True)
+class StageContext:
+    """Everything a stage is given: the validated params, where the workspace keeps
+    things, the MLflow store, where progress lines go, and whether training shows a bar."""
+
+    params: Params
+    paths: Paths
+    tracking_uri: str
+    log: Callable[[str], None] = print
+    progress: bool = True
+
+    @classmethod
+    def create(
+        cls,
+        params: Params,
+        paths: Paths,
+        tracking_uri: str | None = None,
+        log: Callable[[str], None] = print,
+        progress: bool = True,
+    ) -> StageContext:
+        """A context whose tracking URI defaults to the workspace's own store."""
+        from pipeline.runtime.tracking import tracking_uri as default_uri
+
+        return cls(params, paths, tracking_uri or default_uri(paths.root), log, progress)
+
+
+class StageReport(BaseModel):
+    """What a stage hands on. `name` is the details file; `metrics` the headline files."""
+
+    name: ClassVar[str]
+
+    def metrics(self) -> dict[str, dict[str, Any]]:
+        """Headline figures per metrics file (relative to reports/); none by default."""
+        return {}
+
+
+def details_path(paths: Paths, name: str) -> Path:
+    return paths.reports / "details" / f"{name}.json"
+
+
+def write_report(paths: Paths, report: StageReport) -> None:
+    write_json(details_path(paths, report.name), report.model_dump(mode="json"))
+    for file, figures in report.metrics().items():
+        write_json(paths.report(file), figures)
+
+
+R = TypeVar("R", bound=StageReport)
+
+
+def read_report(paths: Paths, model: type[R]) -> R:
+    """A stage's report read back from its details file (FileNotFoundError if missing)."""
+    return model.model_validate(read_json(details_path(paths, model.name)))
+
+
+class SelfplayReport(StageReport):
+    name: ClassVar[str] = "selfplay"
+
+    generation: int
+    games: int
+    positions: int
+    mean_game_length: float
+    first_player_win_rate: float
+    second_player_win_rate: float
+    draw_rate: float
+    positions_per_s: float  # over every shard of the generation, an interrupted run's included
+    seconds: float
+    shards: int
+    resumed_shards: int
+    simulations: int
+    fast_simulations: int | None
+    runner: str
+    player: str
+    model_hash: str
+    resign_threshold: float | None
+    resigned_games: int
+    calibration_games: int
+    false_resignation_rate: float | None
+    suggested_resign_threshold: float | None
+
+    def metrics(self) -> dict[str, dict[str, Any]]:
+        return {"selfplay.json": {"games": self.games, "positions/s": self.positions_per_s}}
+
+
+class TrainReport(StageReport):
+    """The training run; `final_<metric>` fields beyond loss and entropy are kept as extras."""
+
+    model_config = ConfigDict(extra="allow")
+    name: ClassVar[str] = "train"
+
+    generation: int
+    run_id: str
+    experiment_id: str
+    steps: int
+    positions: int
+    seconds: float
+    samples_per_s: float
+    skipped_shards: list[str]
+    optimizer_resumed: bool
+    init_hash: str
+    candidate_hash: str
+    final_loss: float | None = None
+    final_policy_entropy: float | None = None
+
+    def metrics(self) -> dict[str, dict[str, Any]]:
+        return {
+            "train.json": {
+                "loss": None if self.final_loss is None else round(self.final_loss, 4),
+                "entropy": None if self.final_policy_entropy is None else round(self.final_policy_entropy, 4),
+                "samples/s": self.samples_per_s,
+            }
+        }
+
+
+class SPRTReport(BaseModel):
+    """A sequential test's figures (`pipeline.match.sprt.SPRT.summary`)."""
+
+    p0: float
+    p1: float
+    alpha: float
+    beta: float
+    max_games: int
+    games: int
+    score: float
+    llr: float
+    lower_bound: float
+    upper_bound: float
+    decision: str | None
+    accepted: bool
+    truncated: bool
+
+
+class MatchFigures(BaseModel):
+    """The candidate against one opponent (`pipeline.match.arena.MatchResult.summary`)."""
+
+    player: str
+    opponent: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    wins_as_first: int
+    wins_as_second: int
+    score: float
+    win_rate: float
+    interval_95: list[float]
+    elo: float
+    mean_length: float
+
+
+class MatchReport(MatchFigures):
+    """A match of the gate: played until its sequential test decided."""
+
+    sprt: SPRTReport
+
+    def headline(self) -> dict[str, Any]:
+        return {"score": self.score, "decision": self.sprt.decision or "-"}
+
+
+class EngineMatch(MatchFigures):
+    """A match against an external engine (rated, not part of the gate); `dropped` says
+    why it ended early when the engine faulted too often."""
+
+    forfeits: int
+    dropped: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_none(self, handler):
+        return {k: v for k, v in handler(self).items() if v is not None}
+
+
+class SkippedEngine(BaseModel):
+    """An engine that could not start here: nothing was played."""
+
+    skipped: str
+
+
+class EvaluationReport(StageReport):
+    name: ClassVar[str] = "evaluation"
+
+    generation: int
+    ladder: int
+    simulations: int
+    candidate_hash: str
+    champion_hash: str
+    champion_generation: int
+    vs_pure: MatchReport
+    vs_champion: MatchReport | None = None
+    engines: dict[str, EngineMatch | SkippedEngine] | None = None  # rated, not part of the gate
+    seconds: float | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_none(self, handler):
+        return {k: v for k, v in handler(self).items() if v is not None}
+
+    def gate(self) -> list[tuple[str, str, str, MatchReport]]:
+        """(key, opponent, question, result) of each match that decides promotion."""
+        out = [("vs_pure", f"pure:{self.ladder}", "clearly stronger", self.vs_pure)]
+        if self.vs_champion is not None:
+            opponent = f"champion (generation {self.champion_generation})"
+            out.append(("vs_champion", opponent, "not weaker", self.vs_champion))
+        return out
+
+    def metrics(self) -> dict[str, dict[str, Any]]:
+        champion = self.vs_champion.headline() if self.vs_champion else {"decision": "skipped"}
+        return {"vs_pure.json": self.vs_pure.headline(), "vs_champion.json": champion}
+
+
+class PromotionReport(StageReport):
+    name: ClassVar[str] = "promotion"
+
+    generation: int
+    promoted: bool
+    reasons: list[str]
+    ladder_before: int
+    ladder_after: int
+    candidate_hash: str
+    learner_hash: str
+    champion_generation: int
+    champion_hash: str
+    model_version: str | None
+    rating: float | None
+    strongest_level_beaten: int | None
+    vs_pure_sprt: SPRTReport
+    vs_champion_sprt: SPRTReport | None
+
+    def metrics(self) -> dict[str, dict[str, Any]]:
+        # "decision" shares the evaluation rows' column (their SPRT's H1/H0), which keeps
+        # `dvc metrics show` within 120 columns; "ladder" is the level the next candidate faces.
+        figures: dict[str, Any] = {"decision": "promoted" if self.promoted else "refused", "ladder": self.ladder_after}
+        if self.rating is not None:
+            figures["rating"] = self.rating
+        return {"promotion.json": figures}
+
+
+class SummaryReport(StageReport):
+    """The report stage: where the Markdown report went."""
+
+    name: ClassVar[str] = "report"
+
+    generation: int
+    report: str
