@@ -39,10 +39,12 @@ MATE = WIN - 10_000  # values beyond +-MATE are forced results, not evaluations
 INF = 1 << 50
 SCALE = 16  # evaluation units per pattern unit: the tie-breaking jitter lives below it
 BREADTH = 12  # moves searched below the root, the best by the ordering score
-QUIET_BREADTH = 8  # blocks searched beyond the depth limit
+QUIET_BREADTH = 8  # blocks, or fours, searched beyond the depth limit
+QUIET_FOURS = 4  # fours in a row the quiescence plays past the depth limit (Gomoku)
 TT_BITS = 18
 EXACT_BOUND, LOWER_BOUND, UPPER_BOUND = 0, 1, 2
 MAX_EXPONENT = 7  # weights stop growing here: long k on big boards must not overflow
+TEMPO = 8  # the side to place the next stones: its chances count (16 + TEMPO) / 16
 
 # cfg fields
 C_H, C_W, C_K, C_EXACT, C_KIND, C_NWIN, C_CELLS = 0, 1, 2, 3, 4, 5, 6
@@ -296,7 +298,7 @@ def evaluate(geo, pos, me, left):
     mine = pos.st[S_SUM0 + me]
     theirs = pos.st[S_SUM1 - me]
     if geo.cfg[C_KIND] == GOMOKU or left == 2:
-        mine += mine >> 2
+        mine += (mine * TEMPO) >> 4
     return (mine - theirs) * SCALE
 
 
@@ -435,6 +437,28 @@ def forced_moves(geo, pos, me, left, buf):
 
 
 @njit(cache=True, nogil=True)
+def four_moves(geo, pos, me, buf):
+    """Gomoku: the cells where `me` makes a four (a window one stone short of a line,
+    free of the opponent), into `buf`; how many."""
+    k = geo.cfg[C_K]
+    if k < 3 or pos.hot[me, k - 2] == 0:
+        return 0
+    n = 0
+    for w in range(geo.cfg[C_NWIN]):
+        if pos.cnt[w, me] != k - 2 or pos.cnt[w, 1 - me] != 0 or dead(geo, pos, w, me):
+            continue
+        for i in range(k):
+            x = geo.wcells[w, i]
+            if pos.board[x] == 0 and pos.hits[x] == 0:
+                pos.hits[x] = 1
+                buf[n] = x
+                n += 1
+    for i in range(n):
+        pos.hits[buf[i]] = 0
+    return n
+
+
+@njit(cache=True, nogil=True)
 def candidates(geo, pos, buf):
     """Empty cells within distance 2 of a stone (the centre of an empty board)."""
     cells = geo.cfg[C_CELLS]
@@ -541,8 +565,26 @@ def enter(geo, pos, tt, ply):
     n, lost = forced_moves(geo, pos, me, left, row)
     if lost:
         return np.int64(-(WIN - ply - 1)), True
-    if (n == 0 and depth <= 0) or ply >= MAX_PLY - 2:
+    if ply >= MAX_PLY - 2:
         return evaluate(geo, pos, me, left), True
+    if depth == 0 and n == 0 and geo.cfg[C_KIND] == CONNECT6 and left == 1 and stones >= 2:
+        # Connect6 leaves lie between turns: half a turn played misjudges both sides.
+        # (Once only, at the horizon: in the quiescence it would compound.)
+        depth = 1
+        fr[F_DEPTH] = 1
+    floor = -INF
+    if n == 0 and depth <= 0:
+        # Quiescence: the mover may stand on the evaluation or go on with fours, whose
+        # blocks are forced (and free of depth): a win by continuous fours beyond the
+        # horizon is found, a lone four that leads nowhere costs nothing.
+        floor = evaluate(geo, pos, me, left)
+        if floor >= beta or depth <= -QUIET_FOURS or geo.cfg[C_KIND] != GOMOKU:
+            return floor, True
+        n = four_moves(geo, pos, me, row)
+        if n == 0:
+            return floor, True
+        if floor > alpha:
+            alpha = floor
     key = pos.key[0]
     slot = np.int64(key & np.uint64((1 << TT_BITS) - 1))
     first = -1
@@ -553,7 +595,10 @@ def enter(geo, pos, tt, ply):
             f = tt.flag[slot]
             if f == EXACT_BOUND or (f == LOWER_BOUND and v >= beta) or (f == UPPER_BOUND and v <= alpha):
                 return v, True
-    if n > 0:
+    if floor > -INF:
+        breadth = min(n, QUIET_BREADTH)
+        child_depth = depth - 1
+    elif n > 0:
         breadth = n if depth > 0 else min(n, QUIET_BREADTH)
         # A single block costs no depth: a sequence of fours is searched to its end.
         child_depth = depth if (n == 1 and geo.cfg[C_KIND] == GOMOKU) else depth - 1
@@ -568,8 +613,9 @@ def enter(geo, pos, tt, ply):
     fr[F_BREADTH] = breadth
     fr[F_I] = 0
     fr[F_CHILD] = child_depth
-    fr[F_ALPHA0] = alpha
-    fr[F_BEST] = -INF
+    fr[F_ALPHA0] = fr[F_ALPHA]
+    fr[F_ALPHA] = alpha
+    fr[F_BEST] = floor
     fr[F_BEST_MOVE] = -1
     fr[F_ME] = me
     return np.int64(0), False
@@ -650,6 +696,10 @@ def negamax(geo, pos, tt, depth, ply0, alpha, beta):
                 fr[F_BEST_MOVE] = fr[F_MOVE]
                 if v > fr[F_ALPHA]:
                     fr[F_ALPHA] = v
+            if fr[F_ALPHA] < fr[F_BETA] and fr[F_I] == fr[F_BREADTH] and fr[F_BEST] < -MATE:
+                # Every move searched loses: the pruned ones get their chance before the
+                # node is called lost (else a deeper search claims wins that are not).
+                fr[F_BREADTH] = fr[F_N]
             if fr[F_ALPHA] < fr[F_BETA] and fr[F_I] < fr[F_BREADTH]:
                 descend(geo, pos, p)
                 ply = p + 1
@@ -707,7 +757,8 @@ def search_root(geo, pos, tt, depth, moves, values, n):
         take(geo, pos, x, me)
         if pos.st[S_ABORT] != 0:
             return -1
-        v += j
+        if -MATE <= v <= MATE:
+            v += j  # a forced result keeps its distance: the nearest win, the farthest loss
         values[i] = v
         if best < 0 or v > alpha:
             best = i
