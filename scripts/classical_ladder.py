@@ -93,7 +93,7 @@ def match(spec: GameSpec, first: str, second: str, games: int, seed: int, plies:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--spec", action="append", help="games for the depth ladder (default gomoku:15, connect6:19)")
-    ap.add_argument("--depths", type=int, nargs="+", default=[1, 2, 3, 4], help="d: classical:d+1 plays classical:d")
+    ap.add_argument("--depths", type=int, nargs="*", default=[1, 2, 3, 4], help="d: classical:d+1 plays classical:d")
     ap.add_argument("--games", type=int, default=10, help="games per match (pairs of colours)")
     ap.add_argument("--opening-plies", type=int, default=4, help="random opening moves per pair of games")
     ap.add_argument("--seed", type=int, default=0)
