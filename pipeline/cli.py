@@ -279,7 +279,7 @@ def stage(
 def evaluate(
     model: Annotated[Path, typer.Option(help="checkpoint to judge (its game is read from it)")],
     vs: Annotated[
-        str, typer.Option(help="opponent: pure:N, random, another checkpoint, gomocup:COMMAND or htp:COMMAND")
+        str, typer.Option(help="opponent: pure:N, classical:N, random, a checkpoint, gomocup:COMMAND or htp:COMMAND")
     ] = "pure:1000",
     games: Annotated[int, typer.Option(min=1, help="games; colours alternate, openings paired")] = 20,
     simulations: Annotated[int, typer.Option(min=1, help="network search per move")] = 200,

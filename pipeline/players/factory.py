@@ -2,7 +2,8 @@
 the stages, the DQN comparison, the web app, the Gomocup brain, the HTP engine and the
 terminal game).
 
-Text forms: `random`; `pure:N` (pure MCTS at N playouts a move); an external engine
+Text forms: `random`; `pure:N` (pure MCTS at N playouts a move); `classical:N` (alpha-beta
+to N plies over a pattern evaluation, Gomoku and Connect6); an external engine
 (`gomocup:COMMAND`, `htp:COMMAND`, see `pipeline.players.engines.config`); a checkpoint path
 (`net:PATH`, `dqn:PATH`, or just the path), played through its search (a policy-value net)
 or greedily (a DQN)."""
@@ -16,6 +17,7 @@ from pipeline.dqn.qnet import QNetwork
 from pipeline.games.base import GameSpec
 from pipeline.nets.resnet import PolicyValueNet
 from pipeline.players.base import Player
+from pipeline.players.classical import MAX_DEPTH, ClassicalPlayer, check_game
 from pipeline.players.dqn import DQNPlayer
 from pipeline.players.engines import EnginePlayer, is_engine_text, parse_engine
 from pipeline.players.models import load_model
@@ -27,6 +29,18 @@ ModelLoader = Callable[[Path, GameSpec], PolicyValueNet | QNetwork]
 
 def pure_text(playouts: int) -> str:
     return f"pure:{playouts}"
+
+
+def classical_player(text: str, spec: GameSpec, name: str | None = None) -> ClassicalPlayer:
+    """`classical:N`: alpha-beta to N plies (1..MAX_DEPTH), for the k-in-a-row games."""
+    depth_text = text.split(":", 1)[1]
+    if not depth_text.isdigit() or not 1 <= int(depth_text) <= MAX_DEPTH:
+        raise ValueError(f"{text!r}: a classical player takes a depth 1..{MAX_DEPTH} in plies, like classical:3")
+    check_game(spec)
+    player = ClassicalPlayer(int(depth_text))
+    if name:
+        player.name = name
+    return player
 
 
 def make_player(
@@ -63,6 +77,8 @@ def make_player(
         if name:
             player.name = name
         return player
+    if text.startswith("classical:"):
+        return classical_player(text, spec, name)
     path = Path(text.removeprefix("net:").removeprefix("dqn:"))
     if models is not None and not path.is_absolute():
         path = models / path

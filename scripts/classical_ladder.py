@@ -1,0 +1,123 @@
+"""The yardstick property of `classical:DEPTH`: one ply deeper must beat the depth below,
+on every game it plays; and where the ladder sits against pure MCTS.
+
+    .venv/bin/python scripts/classical_ladder.py --games 10 --depths 1 2 3 4 \
+        --spec gomoku:15 --spec connect6:19 --vs-pure 1000 --pure-spec gomoku:9 --pure-spec gomoku:15
+
+Each match is the arena's `play_match`: random openings of `--opening-plies` moves, each
+played twice with the colours swapped. Printed per match: classical:d+1's score against
+classical:d (wins-losses-draws), and each side's mean seconds per move."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from pipeline.games.base import GameSpec, GameState
+from pipeline.match.arena import play_match
+from pipeline.players.base import Player, Thought
+from pipeline.players.factory import make_player
+
+
+class Timed:
+    """A player whose `choose` calls are timed (seconds per move over the match)."""
+
+    def __init__(self, player: Player):
+        self.player = player
+        self.name = player.name
+        self.seconds = 0.0
+        self.moves = 0
+
+    def start(self, spec: GameSpec, games: int, seed: int) -> None:
+        self.player.start(spec, games, seed)
+
+    def choose(self, games: list[int], states: list[GameState]) -> list[int]:
+        began = time.perf_counter()
+        moves = self.player.choose(games, states)
+        self.seconds += time.perf_counter() - began
+        self.moves += len(moves)
+        return moves
+
+    def observe(self, game: int, state: GameState, action: int) -> None:
+        self.player.observe(game, state, action)
+
+    def think(
+        self, state: GameState, budget: int | None = None, seconds: float | None = None, game: int = 0
+    ) -> Thought:
+        return self.player.think(state, budget, seconds, game)
+
+    @property
+    def per_move(self) -> float:
+        return self.seconds / max(self.moves, 1)
+
+
+def warm_up(spec: GameSpec, text: str) -> None:
+    """One move first, so that loading the compiled search is not timed."""
+    player = make_player(text, spec)
+    player.start(spec, 1, 0)
+    player.choose([0], [spec.new_game().apply(spec.cells // 2)])
+
+
+def match(spec: GameSpec, first: str, second: str, games: int, seed: int, plies: int) -> dict[str, object]:
+    warm_up(spec, first)
+    warm_up(spec, second)
+    a = Timed(make_player(first, spec))
+    b = Timed(make_player(second, spec))
+    began = time.perf_counter()
+    result = play_match(spec, a, b, games, seed=seed, opening_plies=plies)
+    row = {
+        "game": str(spec),
+        "player": first,
+        "opponent": second,
+        "wins": result.wins,
+        "losses": result.losses,
+        "draws": result.draws,
+        "wins_as_first": result.wins_as_first,
+        "wins_as_second": result.wins_as_second,
+        "score": round(result.score, 3),
+        "mean_plies": round(sum(result.lengths) / max(len(result.lengths), 1), 1),
+        "s_per_move": {first: round(a.per_move, 4), second: round(b.per_move, 4)},
+        "wall_s": round(time.perf_counter() - began, 1),
+    }
+    print(
+        f"{spec}: {first} vs {second}: {result.wins}-{result.losses}-{result.draws} "
+        f"(wins as first {result.wins_as_first}, as second {result.wins_as_second}) "
+        f"(score {result.score:.2f}, {row['mean_plies']} plies a game); s/move {first} {a.per_move:.4f}, "
+        f"{second} {b.per_move:.4f}; {row['wall_s']} s",
+        flush=True,
+    )
+    return row
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--spec", action="append", help="games for the depth ladder (default gomoku:15, connect6:19)")
+    ap.add_argument("--depths", type=int, nargs="*", default=[1, 2, 3, 4], help="d: classical:d+1 plays classical:d")
+    ap.add_argument("--games", type=int, default=10, help="games per match (pairs of colours)")
+    ap.add_argument("--opening-plies", type=int, default=4, help="random opening moves per pair of games")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--vs-pure", type=int, default=0, help="also play classical:d against pure:N (0: not)")
+    ap.add_argument("--pure-spec", action="append", help="games for the pure MCTS matches (default gomoku:9)")
+    ap.add_argument("--pure-depths", type=int, nargs="+", default=[1, 2, 3])
+    ap.add_argument("--pure-games", type=int, default=4)
+    ap.add_argument("--json", help="write the rows here")
+    args = ap.parse_args()
+    rows = []
+    for text in args.spec or ["gomoku:15", "connect6:19"]:
+        spec = GameSpec.parse(text)
+        for d in args.depths:
+            rows.append(match(spec, f"classical:{d + 1}", f"classical:{d}", args.games, args.seed, args.opening_plies))
+    if args.vs_pure:
+        for text in args.pure_spec or ["gomoku:9"]:
+            spec = GameSpec.parse(text)
+            for d in args.pure_depths:
+                pure = f"pure:{args.vs_pure}"
+                rows.append(match(spec, f"classical:{d}", pure, args.pure_games, args.seed, args.opening_plies))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
