@@ -13,7 +13,7 @@ def _numba_cache_dir() -> str:
     on the source of every compiled module makes any change start a fresh cache."""
     package = Path(__file__).parent
     digest = hashlib.sha256()
-    for sub in ("games", "search"):
+    for sub in ("games", "tactics", "search"):
         for path in sorted((package / sub).glob("*.py")):
             digest.update(path.name.encode())
             digest.update(path.read_bytes())

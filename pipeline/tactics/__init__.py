@@ -1,0 +1,1 @@
+"""Threat analysis, connection knowledge and solvers, compiled; depends only on pipeline.games."""
