@@ -211,20 +211,38 @@ def negamax(s, flags, counters, keys, vals, best):
     moves = np.empty(cells + 1, dtype=np.int64)
     count = order_moves(s, mask, moves)
     child = np.empty_like(s)
-    carrier = np.empty(cells, dtype=np.bool_)
-    if (flags & USE_VC) != 0:
-        # A move after which the mover has a winning VC wins at once: look before descending.
+    if (flags & USE_VC) != 0 and count > 1:
+        # Look one move ahead with the knowledge alone: a child the opponent loses at once
+        # is our win; one it wins at once is a refuted move; the rest go narrowest first
+        # (fewest candidates left to the opponent), a strong hint of a forcing move.
+        child_mask = np.empty(cells + 1, dtype=np.bool_)
+        scores = np.empty(count, dtype=np.int64)
+        kept = 0
         for i in range(count):
             a = moves[i]
-            if a == cells:
-                continue
             child[:] = s[:]
             apply_hex(child, a)
-            if winning_connection(child, 1 - child[TO_MOVE], carrier) == 1:
+            c_status, c_count = analyse(child, flags, child_mask)
+            if child[TO_MOVE] == s[TO_MOVE]:
+                c_status = -c_status  # after a swap the same side moves again
+            if c_status == LOSS:
+                slot, _ = tt_probe(keys, vals, key)
                 keys[slot] = key
                 vals[slot] = WIN
                 best[slot] = a
                 return WIN
+            if c_status == WIN:
+                continue  # the opponent wins at once: never our choice
+            # Insertion by the opponent's candidate count; the centre order breaks ties.
+            j = kept
+            while j > 0 and scores[j - 1] > c_count:
+                scores[j] = scores[j - 1]
+                moves[j] = moves[j - 1]
+                j -= 1
+            scores[j] = c_count
+            moves[j] = a
+            kept += 1
+        count = kept
     unknown = False
     for i in range(count):
         a = moves[i]
