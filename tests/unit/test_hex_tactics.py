@@ -396,3 +396,18 @@ def test_dead_cells_and_captured_pairs_do_not_matter(data, n):
 def test_state_api_rejects_other_games():
     with pytest.raises(ValueError):
         solve_hex(GameState(GameSpec.parse("gomoku:9")), 10)
+
+
+@pytest.mark.integration
+def test_six_by_six_centre_openings_win():
+    """6x6 is minutes, not seconds, on one core: the centre cells of the short diagonal
+    win for the first player (published theory), proven with the replayed line."""
+    spec = GameSpec.parse("hex:6")
+    table = new_table(22)
+    for r, c in centre_cells(6):
+        opened = spec.new_game().apply(r * 6 + c)
+        sol = solve_hex(opened, 10**7, table=table)
+        assert sol is not None and sol.winner == 0
+        for move in sol.line:
+            opened.apply(move)
+        assert opened.winner == 0
