@@ -8,15 +8,17 @@ drives the steps and the root noise."""
 from __future__ import annotations
 
 import time
+from typing import Literal
 
 import numpy as np
 from numba import njit
 from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.games.base import GameSpec
-from pipeline.games.kernels import observe
-from pipeline.games.layout import TO_MOVE, state_length
+from pipeline.games.kernels import candidate_mask, legal_mask, observe
+from pipeline.games.layout import HEX, TO_MOVE, state_length
 from pipeline.search.evaluator import Evaluator
+from pipeline.search.forced import LOSS, OPEN, TACTICS_MODES, TACTICS_OFF, WIN, tactical_verdict
 from pipeline.search.rng import make_rng
 from pipeline.search.tree import (
     FIRST,
@@ -32,9 +34,12 @@ from pipeline.search.tree import (
     descend,
     expand,
     propagate_proof,
+    prove_lost,
+    prove_move,
     revert,
     search_capacity,
 )
+from pipeline.tactics.table import new_table
 
 
 class SearchConfig(BaseModel):
@@ -52,6 +57,13 @@ class SearchConfig(BaseModel):
     dirichlet_eps: float = Field(0.25, ge=0, le=1)
     prove_wins: bool = Field(True, description="MCTS-Solver: moves that win at once are known on expansion")
     threat_guidance: bool = Field(False, description="immediate wins and forced blocks only; never for evaluation")
+    tactics: Literal["off", "vcf", "vct"] = Field(
+        "vcf",
+        description="threat solvers at every expansion (Gomoku, Connect6): a VCF (or VCT) is a proven win, "
+        "an opponent's threat narrows the moves to its defences (pipeline.search.forced)",
+    )
+    tactics_nodes: int = Field(200, ge=1, description="node budget of each solver call in the tree")
+    tactics_depth: int = Field(12, ge=1, description="attacker moves a solver call looks ahead")
     reuse_tree: bool = True
 
 
@@ -131,13 +143,31 @@ def expand_and_backup(
     vl,
     guided,
     prove,
+    tactics,
+    tactics_nodes,
+    tactics_depth,
+    table,
+    null_table,
+    pv,
 ):
     """Expand and back up leaves start..n-1. Returns n, or the first leaf whose game's
-    row is full: the caller grows the tree and calls again from there."""
+    row is full: the caller grows the tree and calls again from there. With `tactics`,
+    the threat solvers judge each leaf first (`forced.tactical_verdict`): a proven leaf
+    backs up its exact value instead of the net's."""
     for i in range(start, n):
         g = leaf_game[i]
         node = leaf_node[i]
         state = leaf_states[i]
+        verdict = OPEN
+        win = -1
+        if tactics != TACTICS_OFF:
+            if guided:
+                candidate_mask(state, mask)
+            else:
+                legal_mask(state, mask)
+            verdict, win = tactical_verdict(state, mask, tactics, tactics_nodes, tactics_depth, table, null_table, pv)
+            if verdict == LOSS:
+                legal_mask(state, mask)  # the node is proven; a root still needs its moves
         added = expand(
             node_int,
             node_float,
@@ -153,11 +183,19 @@ def expand_and_backup(
             shuffle=False,
             prove=prove,
             prove_root=False,
+            given_mask=tactics != TACTICS_OFF,
         )
         if added == FULL:
             return i
         node_int[g, node, PENDING] = 0
-        backup(node_int, node_float, g, node, values[i], state[TO_MOVE], vl)
+        if verdict == WIN:
+            prove_move(node_int, node_float, g, node, win, prove_root=False)
+        elif verdict == LOSS:
+            prove_lost(node_int, node_float, g, node, prove_root=False)
+        if tactics != TACTICS_OFF and node_int[g, node, TERMINAL] != 0:
+            backup_terminal(node_int, node_float, g, node, vl)
+        else:
+            backup(node_int, node_float, g, node, values[i], state[TO_MOVE], vl)
     return n
 
 
@@ -192,6 +230,13 @@ class BatchedMCTS:
         self.evaluations = 0
         self.steps = 0
         self.grown = 0  # times a search found a row full and grew the tree
+        # The threat solvers' transposition tables, kept between moves (they hold only
+        # fully searched failures: see pipeline.tactics.table). Tiny when tactics are off.
+        self.tactics = TACTICS_MODES[config.tactics] if spec.kind != HEX else TACTICS_OFF
+        bits = 16 if self.tactics != TACTICS_OFF else 1
+        self.tactics_table = new_table(bits)
+        self.null_table = new_table(bits)
+        self.pv = np.zeros(512, dtype=np.int64)
 
     def reset(self, g: int, state: np.ndarray) -> None:
         self.roots[g] = state
@@ -289,6 +334,12 @@ class BatchedMCTS:
                         vl=cfg.virtual_loss,
                         guided=cfg.threat_guidance,
                         prove=cfg.prove_wins,
+                        tactics=self.tactics,
+                        tactics_nodes=cfg.tactics_nodes,
+                        tactics_depth=cfg.tactics_depth,
+                        table=self.tactics_table,
+                        null_table=self.null_table,
+                        pv=self.pv,
                     )
                     if done == n:
                         break

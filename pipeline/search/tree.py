@@ -162,7 +162,21 @@ def terminal_value(state, player):
 
 @njit(cache=True, nogil=True)
 def expand(
-    node_int, node_float, size, g, node, state, policy, rng, mask, use_policy, guided, shuffle, prove, prove_root
+    node_int,
+    node_float,
+    size,
+    g,
+    node,
+    state,
+    policy,
+    rng,
+    mask,
+    use_policy,
+    guided,
+    shuffle,
+    prove,
+    prove_root,
+    given_mask=False,
 ):
     """Give `node` one child per legal (or, with `guided`, candidate) move. Priors come
     from `policy` in the presented frame with `use_policy`, or are uniform; `shuffle`
@@ -171,8 +185,14 @@ def expand(
     proof reaches the root only with `prove_root` (see propagate_proof). `mask` is
     scratch room for the move mask. Returns the number of children, or FULL (the tree
     untouched) when the row has no room for them: the caller must grow the tree and
-    expand again. The five flags are passed by name (numba takes keywords)."""
-    if guided:
+    expand again. The five flags are passed by name (numba takes keywords). With
+    `given_mask`, `mask` already holds the moves to expand (the tactics narrowed them)."""
+    if given_mask:
+        n = 0
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                n += 1
+    elif guided:
         n = candidate_mask(state, mask)
     else:
         n = legal_mask(state, mask)
@@ -383,3 +403,26 @@ def reroot(node_int, node_float, size, g, action, state_after, scratch_int, scra
         node_int[g, 0, MOVER] = state_after[TO_MOVE]
     size[g] = new_size
     return True
+
+
+@njit(cache=True, nogil=True)
+def prove_move(node_int, node_float, g, node, action, prove_root):
+    """The solver proved that `action` wins for the player to move at `node`."""
+    first = node_int[g, node, FIRST]
+    for j in range(first, first + node_int[g, node, COUNT]):
+        if node_int[g, j, ACTION] == action:
+            node_int[g, j, TERMINAL] = 1
+            node_float[g, j, TERM_VALUE] = 1.0
+            propagate_proof(node_int, node_float, g, j, prove_root=prove_root)
+            return
+
+
+@njit(cache=True, nogil=True)
+def prove_lost(node_int, node_float, g, node, prove_root):
+    """The solver proved that the player to move at `node` loses: a win for its mover.
+    The root stays open unless `prove_root` (it must still choose a move)."""
+    if node == 0 and not prove_root:
+        return
+    node_int[g, node, TERMINAL] = 1
+    node_float[g, node, TERM_VALUE] = 1.0
+    propagate_proof(node_int, node_float, g, node, prove_root=prove_root)

@@ -1,0 +1,56 @@
+"""Positions where the player to move is threatened (the opponent has a four, or a VCF if
+the mover passed that some move refutes), drawn from random games: the test bed for
+"the search never plays into a VCF" (tests and `scripts/bench_tactics.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from pipeline.games.base import GameSpec, GameState
+from pipeline.tactics.solve import solve_vcf, threat_defences
+
+
+def _passed(state: GameState) -> GameState:
+    """The same board with the opponent to move (the mover passes; Gomoku only)."""
+    other = state.copy()
+    other.array[6] += 1  # PLY
+    other.array[7] = 1 - other.array[7]  # TO_MOVE
+    return other
+
+
+def refutable_threat(state: GameState, budget: int) -> bool:
+    """The opponent has a four, or a VCF if the mover passes, and some move stops it."""
+    need, cells = threat_defences(state)
+    if need == 0 and solve_vcf(_passed(state), budget=budget) is None:
+        return False
+    if need not in (0, 1):
+        return False
+    moves = np.flatnonzero(cells) if need == 1 else state.legal_actions()
+    for action in moves:
+        after = state.copy().apply(int(action))
+        if not after.is_terminal and solve_vcf(after, budget=budget) is None:
+            return True
+    return False
+
+
+def threatened_positions(spec: GameSpec, count: int, seed: int, budget: int = 2000) -> Iterator[GameState]:
+    """`count` positions of random games played near the centre where the mover faces a
+    refutable threat."""
+    rng = np.random.default_rng(seed)
+    found = 0
+    while found < count:
+        state = spec.new_game()
+        r0, c0 = spec.height // 2, spec.width // 2
+        for _ in range(spec.cells):
+            legal = state.legal_actions()
+            r, c = np.divmod(legal, spec.width)
+            near = legal[(abs(r - r0) <= 3) & (abs(c - c0) <= 3)]
+            state.apply(int(rng.choice(near if len(near) else legal)))
+            if state.is_terminal:
+                break
+            if state.ply >= 6 and refutable_threat(state, budget):
+                yield state.copy()
+                found += 1
+                break

@@ -1,0 +1,58 @@
+"""Tactics inside the search: threatened by a four or by a VCF that some move refutes, the
+search (uniform priors, 200 simulations) never plays a move after which the opponent wins
+by VCF, and it takes its own VCF. `scripts/bench_tactics.py --threatened 1000` runs the
+same check on 1,000 positions."""
+
+import numpy as np
+import pytest
+
+from pipeline.games.base import GameSpec
+from pipeline.search.evaluator import UniformEvaluator
+from pipeline.search.mcts import BatchedMCTS, SearchConfig
+from pipeline.tactics.solve import solve_vcf
+from pipeline.tactics.threatened import threatened_positions
+
+pytestmark = pytest.mark.unit
+
+BUDGET = 2000
+
+
+def choose(state, tactics: str) -> int:
+    spec = state.spec
+    search = BatchedMCTS(spec, 1, SearchConfig(simulations=200, tactics=tactics, tactics_nodes=BUDGET))
+    search.reset(0, state.array.copy())
+    search.search(UniformEvaluator(spec.num_actions), noise=False)
+    return search.tree.best_action(0)
+
+
+@pytest.mark.parametrize("spec", ["gomoku:9", "gomoku:15x15:k5:exact"])
+def test_the_search_never_plays_into_a_vcf(spec):
+    spec = GameSpec.parse(spec)
+    blunders = []
+    positions = list(threatened_positions(spec, 40, seed=7, budget=BUDGET))
+    for state in positions:
+        after = state.copy().apply(choose(state, "vcf"))
+        if not after.is_terminal and solve_vcf(after, budget=BUDGET) is not None:
+            blunders.append(state)
+    assert not blunders, [repr(s) for s in blunders[:3]]
+
+
+def test_without_tactics_the_same_positions_are_lost_often():
+    """The test above can fail: pure priors at 200 simulations walk into these threats."""
+    spec = GameSpec.parse("gomoku:9")
+    lost = 0
+    for state in threatened_positions(spec, 40, seed=7, budget=BUDGET):
+        after = state.copy().apply(choose(state, "off"))
+        lost += not after.is_terminal and solve_vcf(after, budget=BUDGET) is not None
+    assert lost >= 4
+
+
+def test_the_search_takes_its_own_vcf():
+    spec = GameSpec.parse("gomoku:15")
+    state = spec.new_game()
+    for name in ["h7", "a1", "h8", "a4", "h9", "a7"]:  # black's open three, black to move
+        state.apply(name)
+    action = choose(state, "vcf")
+    after = state.copy().apply(action)
+    proof = solve_vcf(after.copy().apply(int(np.flatnonzero(after.legal_mask())[0])), budget=BUDGET)
+    assert spec.action_name(action) in ("h6", "h10", "h5", "h11") and (proof is None or proof.winner == 0)
