@@ -39,6 +39,7 @@ class Thought:
     value: float  # root value for the player to move
     simulations: int  # simulations (playouts) this search added to the root
     seconds: float
+    proof: str | None = None  # what a solver proved here, e.g. "VCF in 7 for black: ..."
 
 
 @dataclass

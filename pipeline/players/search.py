@@ -15,6 +15,7 @@ from pipeline.search.evaluator import Evaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
 from pipeline.search.pure import PureMCTS
 from pipeline.search.tree import VISITS
+from pipeline.tactics.solve import proven_result
 
 
 class RandomPlayer:
@@ -158,7 +159,9 @@ class NetPlayer:
         )[game]
         action = self._pick(game, state, visits)
         simulations = int(search.tree.node_int[game, 0, VISITS]) - before
-        return Thought(action, visits, search.tree.root_value(game), simulations, time.perf_counter() - start)
+        proof = None if self.config.tactics == "off" else proven_result(state, self.config.tactics)
+        seconds = time.perf_counter() - start
+        return Thought(action, visits, search.tree.root_value(game), simulations, seconds, proof)
 
     def policy_value(self, state: GameState) -> tuple[np.ndarray, float]:
         """The raw network policy (by action, legal moves only, normalised) and value."""

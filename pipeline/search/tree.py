@@ -39,6 +39,10 @@ N_FLOAT = 3
 UCT = 0
 PUCT = 1
 
+# A win proven by the threat solvers rather than on the board: worth a little less than an
+# immediate win, so that the search takes the quickest.
+SOLVED_WIN = 0.99
+
 FULL = -1  # what `expand` returns when the row has no room for the node's children
 # The room reserved ahead of one search, per game, is capped here; a larger search grows
 # its tree as it goes (memory follows what the search really builds).
@@ -110,7 +114,8 @@ class Tree:
         proven = self.node_int[g, kids, TERMINAL] != 0
         value = self.node_float[g, kids, TERM_VALUE]
         score = visits.copy()
-        score[proven & (value > 0)] = np.inf
+        wins = proven & (value > 0)
+        score[wins] = 1e12 * value[wins] + visits[wins]  # the fastest proven win (see select_child)
         if not (proven & (value < 0)).all():
             score[proven & (value < 0)] = -1.0
         return int(self.node_int[g, kids, ACTION][int(np.argmax(score))])
@@ -277,14 +282,23 @@ def select_child(node_int, node_float, g, node, mode, c, fpu_reduction):
         if count > 0 and node_int[g, first, MOVER] != node_int[g, node, MOVER]:
             fpu = -fpu
     fpu -= fpu_reduction
+    # A proven win for the player to move takes every visit (the fastest one: an immediate
+    # win is worth 1.0, a win the solver proved a little less), so the visit counts, which
+    # are the search's answer and the training target, point at it.
+    win = -1
+    win_value = 0.0
     for j in range(first, first + count):
+        if node_int[g, j, TERMINAL] != 0 and node_float[g, j, TERM_VALUE] > win_value:
+            win = j
+            win_value = node_float[g, j, TERM_VALUE]
+            continue
         n = node_int[g, j, VISITS]
         q = node_float[g, j, VALUE] / n if n > 0 else fpu
         score = q + c * node_float[g, j, PRIOR] * sqrt_n / (1.0 + n)
         if score > best_score:
             best_score = score
             best = j
-    return best
+    return win if win >= 0 else best
 
 
 @njit(cache=True, nogil=True)
@@ -411,9 +425,10 @@ def prove_move(node_int, node_float, g, node, action, prove_root):
     first = node_int[g, node, FIRST]
     for j in range(first, first + node_int[g, node, COUNT]):
         if node_int[g, j, ACTION] == action:
-            node_int[g, j, TERMINAL] = 1
-            node_float[g, j, TERM_VALUE] = 1.0
-            propagate_proof(node_int, node_float, g, j, prove_root=prove_root)
+            if node_int[g, j, TERMINAL] == 0:  # an immediate win keeps its 1.0
+                node_int[g, j, TERMINAL] = 1
+                node_float[g, j, TERM_VALUE] = SOLVED_WIN
+                propagate_proof(node_int, node_float, g, j, prove_root=prove_root)
             return
 
 
@@ -424,5 +439,5 @@ def prove_lost(node_int, node_float, g, node, prove_root):
     if node == 0 and not prove_root:
         return
     node_int[g, node, TERMINAL] = 1
-    node_float[g, node, TERM_VALUE] = 1.0
+    node_float[g, node, TERM_VALUE] = SOLVED_WIN
     propagate_proof(node_int, node_float, g, node, prove_root=prove_root)

@@ -271,7 +271,7 @@ class Brain:
         y, x = divmod(thought.action, self.size[0])
         self.send(
             f"MESSAGE {self.player.name}: {thought.simulations} simulations in "
-            f"{thought.seconds:.2f}s, value {thought.value:+.2f}"
+            f"{thought.seconds:.2f}s, value {thought.value:+.2f}" + (f"; {thought.proof}" if thought.proof else "")
         )
         self.send(f"{x},{y}")
 

@@ -34,6 +34,7 @@ class Session:
     resigned: int | None = None
     visits: list[float] | None = None
     search_value: float | None = None
+    proof: str | None = None  # what the solver proved of the engine's last position
 
     @property
     def ai_to_move(self) -> bool:
@@ -44,7 +45,7 @@ class Session:
         return self.state.is_terminal or self.resigned is not None
 
     def forget_search(self) -> None:
-        self.visits, self.search_value = None, None
+        self.visits, self.search_value, self.proof = None, None, None
 
 
 def replayed(spec: GameSpec, moves: list[int]) -> GameState:
@@ -110,6 +111,7 @@ class GameStore:
             s.state.apply(thought.action)
             s.visits = thought.visits.tolist()
             s.search_value = thought.value
+            s.proof = thought.proof
             return s
         finally:
             s.lock.release()

@@ -40,4 +40,5 @@ def game_view(game_id: str, s: Session) -> dict:
         "ai_to_move": s.ai_to_move,
         "visits": s.visits,
         "search_value": s.search_value,
+        "proof": s.proof,
     }

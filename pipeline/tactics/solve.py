@@ -10,7 +10,7 @@ import numpy as np
 from pipeline.games import kernels
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.connect6 import mover_at_ply
-from pipeline.games.layout import CONNECT6
+from pipeline.games.layout import CONNECT6, HEX
 from pipeline.tactics import threats
 from pipeline.tactics.table import new_table
 from pipeline.tactics.vcf import vcf
@@ -104,3 +104,13 @@ def three_defences(state: GameState, attacker: int) -> np.ndarray:
     out = np.zeros(state.spec.cells, dtype=np.bool_)
     threats.three_defences(state.array, attacker, out)
     return np.flatnonzero(out)
+
+
+def proven_result(state: GameState, kind: str = "vcf", budget: int = 20_000) -> str | None:
+    """What the solvers prove about a position, in words for a front end: the mover's win
+    ("VCF in 3 for black: ..."), or None. `kind` is `vcf` or `vct`."""
+    if state.is_terminal or state.spec.kind == HEX:
+        return None
+    solver = solve_vct if kind == "vct" else solve_vcf
+    proof = solver(state, budget=budget)
+    return None if proof is None else proof.describe(state.spec, state.ply)

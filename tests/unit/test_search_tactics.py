@@ -56,3 +56,18 @@ def test_the_search_takes_its_own_vcf():
     after = state.copy().apply(action)
     proof = solve_vcf(after.copy().apply(int(np.flatnonzero(after.legal_mask())[0])), budget=BUDGET)
     assert spec.action_name(action) in ("h6", "h10", "h5", "h11") and (proof is None or proof.winner == 0)
+
+
+def test_a_players_thought_says_what_the_solver_proved():
+    from pipeline.nets.resnet import NetSpec, PolicyValueNet
+    from pipeline.players.search import NetPlayer, player_evaluator
+
+    spec = GameSpec.parse("gomoku:15")
+    state = spec.new_game()
+    for name in ["h7", "a1", "h8", "a4", "h9", "a7"]:
+        state.apply(name)
+    net = PolicyValueNet(spec, NetSpec(blocks=1, channels=8))
+    thought = NetPlayer(player_evaluator(net), SearchConfig(simulations=16)).think(state)
+    assert thought.proof is not None and thought.proof.startswith("VCF in 2 for black")
+    quiet = NetPlayer(player_evaluator(net), SearchConfig(simulations=16, tactics="off")).think(state)
+    assert quiet.proof is None

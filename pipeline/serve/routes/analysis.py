@@ -14,7 +14,7 @@ router = APIRouter(prefix="/api/games")
 @router.get("/{game_id}/analysis")
 def analysis(game_id: str, store: Store) -> dict:
     s = store.get(game_id)
-    out: dict = {"policy": None, "value": None, "visits": s.visits, "search_value": s.search_value}
+    out: dict = {"policy": None, "value": None, "visits": s.visits, "search_value": s.search_value, "proof": s.proof}
     if s.human != "both" and s.opponent != "pure" and not s.state.is_terminal:
         player = store.models.player(s.opponent, s.state.spec, s.budget)
         if isinstance(player, NetPlayer):
