@@ -10,7 +10,7 @@ import numpy as np
 from pipeline.games import kernels
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.connect6 import mover_at_ply
-from pipeline.games.layout import CONNECT6, HEX
+from pipeline.games.layout import CONNECT6
 from pipeline.tactics import threats
 from pipeline.tactics.table import new_table
 from pipeline.tactics.vcf import vcf
@@ -59,7 +59,7 @@ def solve_vcf(
 ) -> Proof | None:
     """A win by continuous fours (Connect6: double threats) for the player to move, or
     None when none is found within `budget` nodes."""
-    if state.spec.game == "hex" or state.is_terminal:
+    if not state.spec.wins_by_line or state.is_terminal:
         return None
     return _run(vcf, state, budget, depth, table, "VCF")
 
@@ -68,7 +68,7 @@ def solve_vct(
     state: GameState, budget: int = 20000, depth: int = DEFAULT_DEPTH, table: np.ndarray | None = None
 ) -> Proof | None:
     """A win by continuous threats (fours and threes) for the player to move."""
-    if state.spec.game == "hex" or state.is_terminal:
+    if not state.spec.wins_by_line or state.is_terminal:
         return None
     return _run(vct, state, budget, depth, table, "VCT")
 
@@ -109,7 +109,7 @@ def three_defences(state: GameState, attacker: int) -> np.ndarray:
 def proven_result(state: GameState, kind: str = "vcf", budget: int = 20_000) -> str | None:
     """What the solvers prove about a position, in words for a front end: the mover's win
     ("VCF in 3 for black: ..."), or None. `kind` is `vcf` or `vct`."""
-    if state.is_terminal or state.spec.kind == HEX:
+    if state.is_terminal or not state.spec.wins_by_line:
         return None
     solver = solve_vct if kind == "vct" else solve_vcf
     proof = solver(state, budget=budget)
