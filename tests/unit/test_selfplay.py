@@ -118,7 +118,12 @@ def test_resignation_ends_games_for_the_losing_side():
 def test_calibration_games_count_false_resignations():
     spec = GameSpec.parse("gomoku:5:k4")
     config = SelfPlayConfig(
-        parallel_games=4, search=SearchConfig(simulations=16), resign_threshold=-0.9, resign_calibration=1.0
+        # Without tactics: its proven losses would give the first player values below the
+        # threshold too, and this test counts the second player's alone.
+        parallel_games=4,
+        search=SearchConfig(simulations=16, tactics="off"),
+        resign_threshold=-0.9,
+        resign_calibration=1.0,
     )
     _, stats = play_games(spec, StoneParityEvaluator(spec.num_actions), 8, config, seed=0)
     assert stats.resigned == 0 and stats.calibration_games == 8
