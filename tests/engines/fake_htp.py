@@ -86,6 +86,9 @@ for raw in iter(sys.stdin.readline, ""):
             if len(stones) != 1 or colour != "w":
                 answer("swap-pieces only as white's first move", ok=False)
                 continue
+            to_move = "w"  # white (the player who moved first) moves next
+            answer()
+            continue
         elif move in stones:
             answer(f"{move} is occupied", ok=False)
             continue

@@ -332,5 +332,5 @@ def test_an_htp_engine_hears_letter_columns_numbered_rows_and_the_swap(tmp_path)
         boards = [set(line.split()[1:]) for line in sent if line.startswith("BOARD ")]
         # The fake never hears the move that ended the game: its board is ours less at most that stone.
         assert any(b <= final and len(final - b) <= 1 for b in boards), (final, boards)
-    assert sorted(told) == sorted(expected)
+    assert sorted(told) == sorted(expected), (processes, dict(moves))
     assert [r.reason for r in records] == ["", ""]

@@ -98,8 +98,9 @@ def test_two_dvc_repro_iterations(tmp_path):
     for name in ("selfplay.json", "train.json", "vs_pure.json", "vs_champion.json", "promotion.json"):
         assert f"reports/{name}" in shown
     assert "details" not in shown  # the full reports are outputs, not metrics
-    # The headline figures agree with the details they come from.
-    headline = {path.removeprefix("reports/"): file["data"] for path, file in metrics["workspace"]["data"].items()}
+    # The headline figures agree with the details they come from (one revision: the workspace).
+    (shown_rev,) = metrics.values()
+    headline = {path.removeprefix("reports/"): file["data"] for path, file in shown_rev["data"].items()}
     assert headline["promotion.json"]["decision"] == ("promoted" if promotion["promoted"] else "refused")
     assert headline["vs_pure.json"]["score"] == evaluation["vs_pure"]["score"]
     assert headline["train.json"]["loss"] == round(train["final_loss"], 4)
