@@ -20,10 +20,10 @@ a win that is not one; a budget that runs out only leaves moves in, never claims
 import numpy as np
 from numba import njit
 
-from pipeline.games.connect6 import mark_windows, mover_at_ply, stones_left_in_turn
+from pipeline.games.connect6 import mark_windows, stones_left_in_turn
 from pipeline.games.kernels import apply_unchecked, winning_moves
 from pipeline.games.layout import BOARD, CONNECT6, GOMOKU, HEIGHT, KIND, PLY, TO_MOVE, WIDTH, WIN_LENGTH, WINNER
-from pipeline.tactics.threats import LOST, four_moves, line_wins, threat_defences
+from pipeline.tactics.threats import LOST, four_moves, line_wins, null_move, threat_defences
 from pipeline.tactics.vcf import vcf
 from pipeline.tactics.vct import vct
 
@@ -35,18 +35,6 @@ TACTICS_MODES = {"off": TACTICS_OFF, "vcf": TACTICS_VCF, "vct": TACTICS_VCT}
 OPEN = 0  # nothing proven (the mask may still have been narrowed to defences)
 WIN = 1  # the player to move wins: through the returned action
 LOSS = -1  # the player to move loses whatever it plays
-
-
-@njit(cache=True, nogil=True)
-def null_move(s, out):
-    """`out` = `s` with the rest of the mover's turn passed: the opponent to move."""
-    out[:] = s
-    if s[KIND] == CONNECT6:
-        out[PLY] = s[PLY] + stones_left_in_turn(s[PLY])
-        out[TO_MOVE] = mover_at_ply(out[PLY])
-    else:
-        out[PLY] = s[PLY] + 1
-        out[TO_MOVE] = 1 - s[TO_MOVE]
 
 
 @njit(cache=True, nogil=True)

@@ -10,13 +10,13 @@ import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.tactics.solve import solve_vcf, threat_defences
+from pipeline.tactics.threats import null_move
 
 
 def _passed(state: GameState) -> GameState:
-    """The same board with the opponent to move (the mover passes; Gomoku only)."""
+    """The same board with the opponent to move (the mover passes the rest of its turn)."""
     other = state.copy()
-    other.array[6] += 1  # PLY
-    other.array[7] = 1 - other.array[7]  # TO_MOVE
+    null_move(state.array, other.array)
     return other
 
 

@@ -28,7 +28,7 @@ turn, which makes these local scans exact there.
 import numpy as np
 from numba import njit
 
-from pipeline.games.connect6 import stones_left_in_turn
+from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
 from pipeline.games.gomoku import DIR_C, DIR_R, makes_line
 from pipeline.games.kernels import winning_moves
 from pipeline.games.layout import BOARD, CONNECT6, HEIGHT, KIND, PLY, TO_MOVE, WIDTH, WIN_LENGTH
@@ -485,6 +485,18 @@ def hitting_pairs(e0, e1, n, pa, pb):
                 pb[m] = hi
                 m += 1
     return m
+
+
+@njit(cache=True, nogil=True)
+def null_move(s, out):
+    """`out` = `s` with the rest of the mover's turn passed: the opponent to move."""
+    out[:] = s
+    if s[KIND] == CONNECT6:
+        out[PLY] = s[PLY] + stones_left_in_turn(s[PLY])
+        out[TO_MOVE] = mover_at_ply(out[PLY])
+    else:
+        out[PLY] = s[PLY] + 1
+        out[TO_MOVE] = 1 - s[TO_MOVE]
 
 
 # ---- per-position summary for the player to move --------------------------------------
