@@ -159,7 +159,10 @@ class NetPlayer:
         )[game]
         action = self._pick(game, state, visits)
         simulations = int(search.tree.node_int[game, 0, VISITS]) - before
-        proof = None if self.config.tactics == "off" else proven_result(state, self.config.tactics)
+        # The tree knows whether its move is a proven win; only then is the proof's line
+        # worth a solver call (up to a second for a VCT, on a timed move's clock otherwise).
+        proven = self.config.tactics != "off" and search.tree.proven_win(game, action)
+        proof = proven_result(state, self.config.tactics) if proven else None
         seconds = time.perf_counter() - start
         return Thought(action, visits, search.tree.root_value(game), simulations, seconds, proof)
 

@@ -120,6 +120,15 @@ class Tree:
             score[proven & (value < 0)] = -1.0
         return int(self.node_int[g, kids, ACTION][int(np.argmax(score))])
 
+    def proven_win(self, g: int, action: int) -> bool:
+        """Whether the solver (or the board) proved that `action` wins at game g's root."""
+        kids = self.root_children(g)
+        hit = np.flatnonzero(self.node_int[g, kids, ACTION] == action)
+        if len(hit) == 0:
+            return False
+        j = kids.start + int(hit[0])
+        return bool(self.node_int[g, j, TERMINAL] != 0 and self.node_float[g, j, TERM_VALUE] > 0)
+
     def root_value(self, g: int) -> float:
         """Mean value of the root for the player to move there."""
         visits = self.node_int[g, 0, VISITS]
