@@ -15,8 +15,9 @@ from numba import njit
 from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.games.base import GameSpec
+from pipeline.games.gomoku import makes_line
 from pipeline.games.kernels import candidate_mask, legal_mask, observe
-from pipeline.games.layout import HEX, TO_MOVE, state_length
+from pipeline.games.layout import GOMOKU, HEX, KIND, TO_MOVE, state_length
 from pipeline.search.evaluator import Evaluator
 from pipeline.search.forced import LOSS, OPEN, TACTICS_MODES, TACTICS_OFF, WIN, tactical_verdict
 from pipeline.search.rng import make_rng
@@ -26,6 +27,7 @@ from pipeline.search.tree import (
     PENDING,
     PRIOR,
     PUCT,
+    SOLVED_WIN,
     TERMINAL,
     VISITS,
     Tree,
@@ -181,7 +183,9 @@ def expand_and_backup(
             use_policy=True,
             guided=guided,
             shuffle=False,
-            prove=prove,
+            # In Gomoku the verdict's win is the winning cell itself when there is one (the
+            # solver looks there first); Connect6's may be a two-stone pair, so it still sweeps.
+            prove=prove and (tactics == TACTICS_OFF or state[KIND] != GOMOKU),
             prove_root=False,
             given_mask=tactics != TACTICS_OFF,
         )
@@ -189,7 +193,8 @@ def expand_and_backup(
             return i
         node_int[g, node, PENDING] = 0
         if verdict == WIN:
-            prove_move(node_int, node_float, g, node, win, prove_root=False)
+            value = 1.0 if makes_line(state, win, state[TO_MOVE] + 1) else SOLVED_WIN
+            prove_move(node_int, node_float, g, node, win, value, prove_root=False)
         elif verdict == LOSS:
             prove_lost(node_int, node_float, g, node, prove_root=False)
         if tactics != TACTICS_OFF and node_int[g, node, TERMINAL] != 0:

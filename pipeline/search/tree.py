@@ -429,14 +429,15 @@ def reroot(node_int, node_float, size, g, action, state_after, scratch_int, scra
 
 
 @njit(cache=True, nogil=True)
-def prove_move(node_int, node_float, g, node, action, prove_root):
-    """The solver proved that `action` wins for the player to move at `node`."""
+def prove_move(node_int, node_float, g, node, action, value, prove_root):
+    """The solver proved that `action` wins for the player to move at `node`: `value` is
+    1.0 for a move that completes the line, SOLVED_WIN for a longer proof."""
     first = node_int[g, node, FIRST]
     for j in range(first, first + node_int[g, node, COUNT]):
         if node_int[g, j, ACTION] == action:
-            if node_int[g, j, TERMINAL] == 0:  # an immediate win keeps its 1.0
+            if node_int[g, j, TERMINAL] == 0:
                 node_int[g, j, TERMINAL] = 1
-                node_float[g, j, TERM_VALUE] = SOLVED_WIN
+                node_float[g, j, TERM_VALUE] = value
                 propagate_proof(node_int, node_float, g, j, prove_root=prove_root)
             return
 
