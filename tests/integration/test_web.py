@@ -215,6 +215,13 @@ def wait_for_human(page):
     page.wait_for_function("game && !game.ai_to_move && !busy", timeout=60_000)
 
 
+def settled(page, url):
+    """Open the page and wait until its own first game is there: controls set before then
+    would be reset when the options arrive."""
+    page.goto(url)
+    page.wait_for_function("options !== null && game !== null && !busy")
+
+
 def start(page, game, size, human="first", budget=200, swap=False):
     page.select_option("#game", game)
     page.fill("#size", str(size))
@@ -225,7 +232,8 @@ def start(page, game, size, human="first", budget=200, swap=False):
     page.select_option("#human", human)
     page.fill("#budget", str(budget))
     page.click("#new")
-    page.wait_for_function("game !== null")
+    # The page opens a default game by itself; wait for the one asked for, not that one.
+    page.wait_for_function(f"game !== null && game.spec.game === {game!r} && game.spec.width === {size}")
     wait_for_human(page)
 
 
@@ -236,7 +244,7 @@ def start(page, game, size, human="first", budget=200, swap=False):
 def test_browser_game_against_the_engine(server, browser, game, size, first, swap):
     SCREENSHOTS.mkdir(exist_ok=True)
     page = browser.new_page(viewport={"width": 1100, "height": 720})
-    page.goto(server)
+    settled(page, server)
     start(page, game, size, swap=swap)
     click_cell(page, first)
     # The engine answered (Connect6: with its two stones) and it is our move again.
@@ -255,13 +263,13 @@ def test_browser_game_against_the_engine(server, browser, game, size, first, swa
 
 def test_browser_analysis_overlay_with_a_model(server, browser):
     page = browser.new_page(viewport={"width": 1100, "height": 720})
-    page.goto(server)
+    settled(page, server)
     page.select_option("#game", "gomoku")
     page.select_option("#opponent", "tiny-7x7")  # sets the board the model was trained for
     assert page.input_value("#size") == "7" and page.input_value("#k") == "4"
     page.fill("#budget", "32")
     page.click("#new")
-    page.wait_for_function("game !== null")
+    page.wait_for_function("game !== null && game.opponent === 'tiny-7x7' && !busy")
     page.check("#analysis")
     click_cell(page, "d4")
     page.wait_for_function("game.history.length >= 2 && !game.ai_to_move && !busy && analysis && analysis.policy")
@@ -273,7 +281,7 @@ def test_browser_analysis_overlay_with_a_model(server, browser):
 
 def test_browser_finishes_a_game_and_exports_it(server, browser):
     page = browser.new_page(viewport={"width": 1100, "height": 720})
-    page.goto(server)
+    settled(page, server)
     start(page, "gomoku", 3, human="both")
     for move in ["a1", "a2", "b1", "b2", "c1"]:
         click_cell(page, move)
@@ -294,7 +302,7 @@ def test_two_tabs_play_separate_games(server, browser):
     context = browser.new_context()
     a, b = context.new_page(), context.new_page()
     for page in (a, b):
-        page.goto(server)
+        settled(page, server)
         start(page, "gomoku", 5, human="both")
     click_cell(a, "c3")
     a.wait_for_function("game.history.length === 1")
