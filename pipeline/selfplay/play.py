@@ -22,6 +22,7 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.runtime.interrupt import Interrupted
 from pipeline.search.evaluator import Evaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
+from pipeline.selfplay.opening import improved_policy, random_first_move
 from pipeline.selfplay.replay import Positions
 from pipeline.selfplay.resign import ResignPolicy, ResignWatch
 
@@ -44,6 +45,12 @@ class SelfPlayConfig(BaseModel):
     )
     resign_calibration: float = Field(
         0.1, ge=0, le=1, description="share of games played out with resignation off, to count false resignations"
+    )
+    random_first_moves: float = Field(
+        0.0, ge=0, le=1, description="share of games whose first move is drawn uniformly from the legal moves"
+    )
+    completed_q_plies: int = Field(
+        0, ge=0, description="plies whose policy target is the improved policy from completed Q-values (Gumbel)"
     )
 
     @model_validator(mode="after")
@@ -90,6 +97,7 @@ class GameInFlight:
     state: GameState
     resign: ResignWatch
     records: list[Record] = field(default_factory=list)
+    random_opening: bool = False
 
 
 @dataclass
@@ -174,6 +182,7 @@ class SelfPlayRun:
         self.rng = np.random.default_rng(seed)  # move choice
         # Its own stream, so that games without a playout cap or resignation stay identical.
         self.extra_rng = np.random.default_rng([seed, 1])
+        self.opening_rng = np.random.default_rng([seed, 2])
         self.resign = ResignPolicy(config.resign_threshold, config.resign_calibration)
         self.slots: list[GameInFlight | None] = [None] * slots
         self.started = 0
@@ -184,7 +193,10 @@ class SelfPlayRun:
 
     def start_game(self, slot: int) -> None:
         state = self.spec.new_game()
-        self.slots[slot] = GameInFlight(self.started, state, self.resign.watch(self.extra_rng))
+        game = GameInFlight(self.started, state, self.resign.watch(self.extra_rng))
+        if self.config.random_first_moves > 0:
+            game.random_opening = bool(self.opening_rng.random() < self.config.random_first_moves)
+        self.slots[slot] = game
         self.started += 1
         self.search.reset(slot, state.array)
 
@@ -205,9 +217,15 @@ class SelfPlayRun:
             self.end_game(slot, 1 - mover, resigned=True)
             return
         if full:
-            game.records.append(training_record(state, visits))
-        temperature = 1.0 if state.ply < self.config.temperature_moves else 0.0
-        action = pick_action(visits, temperature, self.rng)
+            target = visits
+            if state.ply < self.config.completed_q_plies:
+                target = improved_policy(state, self.evaluator, self.search.tree, slot)
+            game.records.append(training_record(state, target))
+        if state.ply == 0 and game.random_opening:
+            action = random_first_move(state, self.opening_rng)
+        else:
+            temperature = 1.0 if state.ply < self.config.temperature_moves else 0.0
+            action = pick_action(visits, temperature, self.rng)
         state.apply(action)
         self.counts.plies += 1
         if state.is_terminal:

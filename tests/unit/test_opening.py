@@ -1,0 +1,87 @@
+"""Opening exploration in self-play: the completed-Q policy target and random first moves."""
+
+import numpy as np
+import pytest
+
+from pipeline.games.base import GameSpec
+from pipeline.search.evaluator import UniformEvaluator
+from pipeline.search.mcts import BatchedMCTS, SearchConfig
+from pipeline.selfplay.opening import improved_policy
+from pipeline.selfplay.play import SelfPlayConfig, play_games
+
+pytestmark = pytest.mark.unit
+
+
+class CentreHater:
+    """Uniform priors; the player to move loses (-1) whenever the centre is taken, else 0."""
+
+    def __init__(self, spec: GameSpec):
+        self.spec = spec
+
+    def __call__(self, obs):
+        n = obs.shape[0]
+        c = self.spec.height // 2
+        taken = obs[:, :2, c, c].sum(axis=1) > 0
+        return np.full((n, self.spec.num_actions), 1 / self.spec.num_actions, np.float32), np.where(taken, -1.0, 0.0)
+
+
+def searched(spec, state, evaluator, simulations):
+    search = BatchedMCTS(spec, 1, SearchConfig(simulations=simulations, tactics="off", prove_wins=False), seed=0)
+    search.reset(0, state.array)
+    visits = search.search(evaluator)[0]
+    return search, visits
+
+
+def test_an_unvisited_good_move_leads_the_improved_policy():
+    spec = GameSpec.parse("gomoku:9:k5")
+    state = spec.new_game()
+    evaluator = CentreHater(spec)
+    search, visits = searched(spec, state, evaluator, simulations=4)
+    centre = state.to_action("e5")
+    assert visits[centre] == 0  # four simulations over 81 equal priors never reached it
+    pi = improved_policy(state, evaluator, search.tree, 0)
+    assert pi.sum() == pytest.approx(1.0)
+    # sigma = (50 + max visits) * 0.1 on a [0, 1] scale: e^5.1 against 1 for each of 80 others
+    assert int(pi.argmax()) == centre and pi[centre] > 0.6
+    assert pi[centre] > 100 * np.delete(pi, centre).max()
+
+
+def test_an_immediate_win_leads_the_improved_policy_without_a_visit():
+    spec = GameSpec.parse("gomoku:3:k3")
+    state = spec.new_game()
+    for move in ["a1", "a2", "b1", "b2"]:
+        state.apply(move)
+    search, visits = searched(spec, state, UniformEvaluator(spec.num_actions), simulations=1)
+    win = state.spec.new_game().to_action("c1")
+    pi = improved_policy(state, UniformEvaluator(spec.num_actions), search.tree, 0)
+    assert int(pi.argmax()) == win and pi[win] > 0.5
+    assert pi[~state.legal_mask()].sum() == 0
+
+
+def test_random_first_moves_spread_the_openings_and_change_nothing_when_off():
+    spec = GameSpec.parse("gomoku:7:k4")
+    evaluator = UniformEvaluator(spec.num_actions)
+    search = SearchConfig(simulations=8, tactics="off")
+    plain, _ = play_games(spec, evaluator, 8, SelfPlayConfig(parallel_games=4, search=search, temperature_moves=0), 3)
+    off = SelfPlayConfig(parallel_games=4, search=search, temperature_moves=0, random_first_moves=0.0)
+    same, _ = play_games(spec, evaluator, 8, off, 3)
+    assert np.array_equal(plain.obs, same.obs) and np.array_equal(plain.pi, same.pi)
+    on = SelfPlayConfig(parallel_games=4, search=search, temperature_moves=0, random_first_moves=1.0)
+    spread, _ = play_games(spec, evaluator, 24, on, 3)
+    first_stones = {int(np.flatnonzero(o[:2].sum(axis=0).ravel())[0]) for o, p in zip(spread.obs, spread.ply) if p == 1}
+    assert len(first_stones) >= 8  # 24 games, 49 cells: a uniform draw, not the search's favourite
+
+
+def test_completed_q_plies_replace_only_the_first_targets():
+    spec = GameSpec.parse("gomoku:7:k4")
+    evaluator = CentreHater(spec)
+    search = SearchConfig(simulations=6, tactics="off")
+    config = SelfPlayConfig(parallel_games=2, search=search, temperature_moves=0, completed_q_plies=1)
+    positions, _ = play_games(spec, evaluator, 2, config, 0)
+    first = positions.pi[positions.ply == 0]
+    assert len(first) == 2 and (first.argmax(axis=1) == 24).all() and (first[:, 24] > 0.7).all()
+    later = positions.pi[positions.ply == 1]
+    # Visit counts again: a few simulations leave most legal moves at zero, where the
+    # improved policy gives every legal move some mass.
+    assert ((later == 0).sum(axis=1) > 40).all()
+    assert ((first == 0).sum(axis=1) == 0).all()
