@@ -1,5 +1,6 @@
 """Players that search: pure MCTS (random rollouts) and a policy-value net through the
-batched PUCT search; and the uniformly random player, the zero of every scale."""
+batched search (PUCT, or Gumbel at the root); and the uniformly random player, the zero of
+every scale."""
 
 from __future__ import annotations
 
@@ -92,8 +93,9 @@ def player_evaluator(model: PolicyValueNet) -> NetEvaluator:
 
 
 class NetPlayer:
-    """A network through the batched PUCT search: no root noise, the most visited move
-    (a proven win taken, a proven loss avoided), or a sampled one during the first
+    """A network through the batched search: no root noise, the most visited move (with
+    `search.root: gumbel`, sequential halving's choice among the top-m by prior), a proven
+    win taken and a proven loss avoided, or a move sampled from the visits during the first
     `temperature_moves` plies. Each game's tree follows the moves played."""
 
     def __init__(self, evaluator: Evaluator, search: SearchConfig, name: str = "net", temperature_moves: int = 0):
@@ -137,7 +139,7 @@ class NetPlayer:
         self.last_value[g] = self.search.tree.root_value(g)
         if state.ply < self.temperature_moves:
             return pick_action(visits, 1.0, self.rng)
-        return self.search.tree.best_action(g)
+        return self.search.best_action(g)
 
     def observe(self, game: int, state: GameState, action: int) -> None:
         if self.search is not None and not state.is_terminal and not self.fresh[game]:

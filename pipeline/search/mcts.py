@@ -1,14 +1,16 @@
-"""Network-guided PUCT search for many games in lockstep.
+"""Network-guided search for many games in lockstep: PUCT, or Gumbel at the root
+(`SearchConfig.root`, pipeline.search.gumbel).
 
 Each step selects several leaves per game (virtual loss spreads them over the tree),
 writes all their observations into one batch, calls the evaluator once, then expands
 and backs up every leaf. Selection, expansion and backup are compiled; Python only
-drives the steps and the root noise."""
+drives the steps, the root noise and the Gumbel root's schedule."""
 
 from __future__ import annotations
 
 import time
-from typing import Literal
+from dataclasses import dataclass, replace
+from typing import Literal, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -20,13 +22,16 @@ from pipeline.games.kernels import candidate_mask, legal_mask, observe
 from pipeline.games.layout import GOMOKU, HEX, KIND, TO_MOVE, state_length
 from pipeline.search.evaluator import Evaluator
 from pipeline.search.forced import LOSS, OPEN, TACTICS_MODES, TACTICS_OFF, WIN, tactical_verdict
+from pipeline.search.gumbel import TINY, GumbelConfig, chosen_child, considered_visits, descend_from, root_child
 from pipeline.search.rng import make_rng
 from pipeline.search.tree import (
+    ACTION,
     FIRST,
     FULL,
     PENDING,
     PRIOR,
     PUCT,
+    RAW,
     SOLVED_WIN,
     TERMINAL,
     VISITS,
@@ -67,6 +72,12 @@ class SearchConfig(BaseModel):
     tactics_nodes: int = Field(200, ge=1, description="node budget of each solver call in the tree")
     tactics_depth: int = Field(12, ge=1, description="attacker moves a solver call looks ahead")
     reuse_tree: bool = True
+    root: Literal["puct", "gumbel"] = Field(
+        "puct",
+        description="the root's choice: PUCT (Dirichlet noise, visit counts) or Gumbel top-m with sequential "
+        "halving over the simulations (pipeline.search.gumbel; no Dirichlet noise, the move is the halving's)",
+    )
+    gumbel: GumbelConfig = GumbelConfig()
 
 
 @njit(cache=True, nogil=True)
@@ -86,10 +97,13 @@ def select_batch(
     root_fpu_reduction,
     virtual_loss,
     prove,
+    gumbel,
 ):
     """Select up to `per_game` leaves of every active game whose root has fewer than
     `target` visits; write their positions, observations, games and nodes from slot 0 on,
-    and return how many. Terminal leaves are backed up at once (proven with `prove`)."""
+    and return how many. Terminal leaves are backed up at once (proven with `prove`).
+    A game whose Gumbel root is set up (`gumbel.ready`) takes its root child from the
+    halving schedule and descends below it by the paper's rule."""
     vl = virtual_loss
     n = 0
     for g in range(roots.shape[0]):
@@ -98,18 +112,49 @@ def select_batch(
         for _ in range(per_game):
             if node_int[g, 0, VISITS] >= target[g]:
                 break
-            leaf = descend(
-                node_int,
-                node_float,
-                g,
-                roots[g],
-                leaf_states[n],
-                PUCT,
-                c_puct,
-                fpu_reduction=fpu_reduction,
-                root_fpu_reduction=root_fpu_reduction,
-                virtual_loss=vl,
-            )
+            slot = -1
+            if gumbel.ready[g]:
+                k = gumbel.sim[g]
+                considered = gumbel.schedule[g, k] if k < gumbel.length[g] else -1
+                child = root_child(
+                    node_int,
+                    node_float,
+                    g,
+                    gumbel.base[g],
+                    gumbel.count[g],
+                    considered,
+                    gumbel.c_visit,
+                    gumbel.c_scale,
+                    gumbel.buf,
+                )
+                slot = child - node_int[g, 0, FIRST]
+                gumbel.count[g, slot] += 1
+                gumbel.sim[g] += 1
+                leaf = descend_from(
+                    node_int,
+                    node_float,
+                    g,
+                    roots[g],
+                    leaf_states[n],
+                    child,
+                    gumbel.c_visit,
+                    gumbel.c_scale,
+                    vl,
+                    gumbel.buf,
+                )
+            else:
+                leaf = descend(
+                    node_int,
+                    node_float,
+                    g,
+                    roots[g],
+                    leaf_states[n],
+                    PUCT,
+                    c_puct,
+                    fpu_reduction=fpu_reduction,
+                    root_fpu_reduction=root_fpu_reduction,
+                    virtual_loss=vl,
+                )
             if node_int[g, leaf, TERMINAL] != 0:
                 if prove:
                     propagate_proof(node_int, node_float, g, leaf, prove_root=False)
@@ -119,6 +164,9 @@ def select_batch(
                 # Virtual loss did not steer this descent away from a leaf already in the
                 # batch: give the visit back and let this game wait for the next step.
                 revert(node_int, node_float, g, leaf, vl)
+                if slot >= 0:
+                    gumbel.count[g, slot] -= 1
+                    gumbel.sim[g] -= 1
                 break
             node_int[g, leaf, PENDING] = 1
             observe(leaf_states[n], obs[n])
@@ -192,6 +240,7 @@ def expand_and_backup(
         if added == FULL:
             return i
         node_int[g, node, PENDING] = 0
+        node_float[g, node, RAW] = values[i]  # for the player to move: Gumbel's mixed value
         if verdict == WIN:
             value = 1.0 if makes_line(state, win, state[TO_MOVE] + 1) else SOLVED_WIN
             prove_move(node_int, node_float, g, node, win, value, prove_root=False)
@@ -212,8 +261,79 @@ def tree_capacity(spec: GameSpec, simulations: int) -> int:
     return search_capacity(spec.num_actions, simulations)
 
 
+class HalvingState(NamedTuple):
+    """What the compiled selection reads of the Gumbel roots (see RootSchedule)."""
+
+    ready: np.ndarray
+    base: np.ndarray
+    count: np.ndarray
+    sim: np.ndarray
+    schedule: np.ndarray
+    length: np.ndarray
+    c_visit: float
+    c_scale: float
+    buf: np.ndarray
+
+
+@dataclass
+class RootSchedule:
+    """Per game, the Gumbel root's sequential halving in progress: `base[g, k]` = g + logits
+    of the root's k-th child, `count[g, k]` its visits in this search, `sim[g]` the
+    simulations handed out, `schedule[g, :length[g]]` the visit count each simulation's
+    child must have (`considered_visits` of `considered[g]` moves and `planned[g]`
+    simulations); `ready[g]` once set up for the current search."""
+
+    ready: np.ndarray
+    base: np.ndarray
+    count: np.ndarray
+    sim: np.ndarray
+    schedule: np.ndarray
+    length: np.ndarray
+    considered: np.ndarray
+    planned: np.ndarray
+    c_visit: float
+    c_scale: float
+    buf: np.ndarray
+
+    @classmethod
+    def empty(cls, games: int, actions: int, config: GumbelConfig) -> RootSchedule:
+        """Room for `actions` root children (0: a PUCT search, which never reads it)."""
+        return cls(
+            ready=np.zeros(games, dtype=np.bool_),
+            base=np.zeros((games, actions), dtype=np.float64),
+            count=np.zeros((games, actions), dtype=np.int64),
+            sim=np.zeros(games, dtype=np.int64),
+            schedule=np.zeros((games, 0), dtype=np.int64),
+            length=np.zeros(games, dtype=np.int64),
+            considered=np.zeros(games, dtype=np.int64),
+            planned=np.zeros(games, dtype=np.int64),
+            c_visit=config.c_visit,
+            c_scale=config.c_scale,
+            buf=np.zeros(actions, dtype=np.float64),
+        )
+
+    def widened(self, length: int) -> RootSchedule:
+        schedule = np.zeros((self.schedule.shape[0], length), dtype=np.int64)
+        schedule[:, : self.schedule.shape[1]] = self.schedule
+        return replace(self, schedule=schedule)
+
+    def kernel(self) -> HalvingState:
+        return HalvingState(
+            self.ready,
+            self.base,
+            self.count,
+            self.sim,
+            self.schedule,
+            self.length,
+            self.c_visit,
+            self.c_scale,
+            self.buf,
+        )
+
+
 class BatchedMCTS:
-    """PUCT search for `games` games at once, sharing one evaluator call per step."""
+    """PUCT (or Gumbel-root) search for `games` games at once, sharing one evaluator call
+    per step."""
 
     def __init__(self, spec: GameSpec, games: int, config: SearchConfig, seed: int = 0, capacity: int | None = None):
         """`capacity` (nodes per game) overrides the room sized from the config's budget;
@@ -242,11 +362,14 @@ class BatchedMCTS:
         self.tactics_table = new_table(bits)
         self.null_table = new_table(bits)
         self.pv = np.zeros(512, dtype=np.int64)
+        self.gumbel = config.root == "gumbel"
+        self.schedule = RootSchedule.empty(games, spec.num_actions if self.gumbel else 0, config.gumbel)
 
     def reset(self, g: int, state: np.ndarray) -> None:
         self.roots[g] = state
         self.tree.reset(g, state)
         self.noised[g] = False
+        self.schedule.ready[g] = False
 
     def advance(self, g: int, action: int, state_after: np.ndarray) -> None:
         """Move game g's root past `action`, keeping its subtree if tree reuse is on."""
@@ -256,6 +379,7 @@ class BatchedMCTS:
         else:
             self.tree.reset(g, state_after)
         self.noised[g] = False
+        self.schedule.ready[g] = False
 
     def _add_noise(self, g: int) -> None:
         kids = self.tree.root_children(g)
@@ -268,6 +392,42 @@ class BatchedMCTS:
         self.tree.node_float[g, kids, PRIOR] = (1 - eps) * priors + eps * noise
         self.noised[g] = True
 
+    def _start_halving(self, g: int, noisy: bool, simulations: int) -> None:
+        """Set up game g's Gumbel root once it has children: the noise (none without
+        `noisy`: the top-m by prior), and the halving schedule for `simulations`."""
+        kids = self.tree.root_children(g)
+        count = kids.stop - kids.start
+        gumbel = self.noise_rng.gumbel(size=count) if noisy else np.zeros(count)
+        logits = np.log(np.maximum(self.tree.node_float[g, kids, PRIOR].astype(np.float64), TINY))
+        sched = self.schedule
+        sched.base[g, :count] = gumbel + logits
+        sched.count[g] = 0
+        sched.sim[g] = 0
+        sched.considered[g] = min(self.config.gumbel.considered_actions, count)
+        sched.planned[g] = simulations
+        self._write_schedule(g, simulations)
+        self.schedule.ready[g] = True
+
+    def _write_schedule(self, g: int, length: int) -> None:
+        sched = self.schedule
+        sequence = considered_visits(int(sched.considered[g]), int(sched.planned[g]), length)
+        if length > sched.schedule.shape[1]:
+            self.schedule = sched = sched.widened(max(length, 2 * sched.schedule.shape[1]))
+        sched.schedule[g, :length] = sequence
+        sched.length[g] = length
+
+    def best_action(self, g: int) -> int:
+        """The search's move: with a Gumbel root, the halving's best remaining action (a
+        proven win taken, a proven loss avoided); else the tree's (the most visited)."""
+        sched = self.schedule
+        if not (self.gumbel and sched.ready[g]):
+            return self.tree.best_action(g)
+        tree = self.tree
+        child = chosen_child(
+            tree.node_int, tree.node_float, g, sched.base[g], sched.count[g], sched.c_visit, sched.c_scale, sched.buf
+        )
+        return int(tree.node_int[g, child, ACTION])
+
     def search(
         self,
         evaluator: Evaluator,
@@ -279,8 +439,9 @@ class BatchedMCTS:
         """Run more simulations for every active game (`simulations` per game, default the
         config's; None with `seconds` means as many as time allows); return the root visit
         counts [games, A]. With `seconds`, stop once that much time is spent (after at
-        least one step). `noise` may be per game. Every simulation expands its leaf: a
-        full tree grows."""
+        least one step). `noise` may be per game: Dirichlet noise at a PUCT root, Gumbel
+        noise at a Gumbel root (without it, the halving considers the top-m by prior).
+        Every simulation expands its leaf: a full tree grows."""
         cfg = self.config
         tree = self.tree
         deadline = None if seconds is None else time.perf_counter() + seconds
@@ -296,8 +457,21 @@ class BatchedMCTS:
             tree.reserve(tree_capacity(self.spec, planned))
         target = tree.node_int[:, 0, VISITS].astype(np.int64) + budget
         noisy = np.broadcast_to(np.asarray(noise, dtype=np.bool_), (self.games,))
+        sched = self.schedule
+        if self.gumbel:
+            # As in mctx, the root's own evaluation is not one of the halving's simulations.
+            target += (tree.node_int[:, 0, FIRST] < 0) & (tree.node_int[:, 0, TERMINAL] == 0)
+            sched.ready[active] = False  # every search is one sequential halving
         while True:
-            if noisy.any():
+            if self.gumbel:
+                for g in np.flatnonzero(active & ~sched.ready & (tree.node_int[:, 0, FIRST] >= 0)):
+                    left = int(target[g] - tree.node_int[g, 0, VISITS])
+                    self._start_halving(int(g), bool(noisy[g]), cfg.simulations if timed else left)
+                if timed:  # past the planned budget, the last phase goes on
+                    for g in np.flatnonzero(active & sched.ready & (sched.sim + cfg.leaves_per_step > sched.length)):
+                        self._write_schedule(int(g), 2 * int(sched.length[g]) + cfg.leaves_per_step)
+                sched = self.schedule
+            elif noisy.any():
                 for g in np.flatnonzero(active & noisy & ~self.noised & (tree.node_int[:, 0, FIRST] >= 0)):
                     self._add_noise(int(g))
             n = select_batch(
@@ -316,6 +490,7 @@ class BatchedMCTS:
                 root_fpu_reduction=cfg.root_fpu_reduction,
                 virtual_loss=cfg.virtual_loss,
                 prove=cfg.prove_wins,
+                gumbel=sched.kernel(),
             )
             if n > 0:
                 priors, values = evaluator(self.obs[:n])

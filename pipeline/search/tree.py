@@ -2,7 +2,8 @@
 
 Every node is a slot of two arrays indexed [game, node, field]: `node_int` holds the int
 fields (PARENT, ACTION, VISITS, FIRST, COUNT, MOVER, TERMINAL, PENDING) and `node_float`
-the float ones (PRIOR, VALUE, TERM_VALUE). The children of an expanded node occupy one
+the float ones (PRIOR, VALUE, TERM_VALUE, RAW: the net's value of an expanded node for its
+player to move, which Gumbel's completed Q-values need). The children of an expanded node occupy one
 contiguous block. A node's value sum is from the point of view of its *mover*, the
 player whose action led to it, so backup flips the sign only where the player changes
 and Connect6's two-stone turns need no special case. The root is always slot 0: tree
@@ -34,7 +35,8 @@ N_INT = 8
 PRIOR = 0
 VALUE = 1
 TERM_VALUE = 2
-N_FLOAT = 3
+RAW = 3  # the evaluator's value of the node when it was expanded, for the player to move there
+N_FLOAT = 4
 
 UCT = 0
 PUCT = 1

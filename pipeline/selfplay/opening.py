@@ -9,11 +9,12 @@ them, so an early lean to the edges is confirmed rather than corrected (RESULTS.
   legal ones, so the value head sees games after every first move, not only after the
   moves its prior likes;
 - `completed_q_plies`: for the first plies, the policy target is Gumbel AlphaZero's
-  improved policy from completed Q-values (Danihelka et al., ICLR 2022):
-  softmax(log prior + sigma(q)), where q is the searched value of a visited move and the
-  net's value of the position after it for every other move (one batched forward pass),
-  rescaled to [0, 1], and sigma(q) = (c_visit + max visits) * c_scale * q. Every move's
-  target then follows its value, visited or not.
+  improved policy from completed Q-values (Danihelka et al., ICLR 2022; one definition,
+  pipeline.search.gumbel): softmax(log prior + sigma(q)), where q is the searched value of
+  a visited move and, bought here with one batched forward pass, the net's value of the
+  position after it for every other move (where the Gumbel search's own target uses the
+  free mixed value), rescaled to [0, 1], and sigma(q) = (c_visit + max visits) * c_scale *
+  q. Every move's target then follows its own value, visited or not.
 """
 
 from __future__ import annotations
@@ -21,11 +22,10 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.games.base import GameState
+from pipeline.search import gumbel
 from pipeline.search.evaluator import Evaluator
-from pipeline.search.tree import ACTION, VALUE, VISITS, Tree
-
-C_VISIT = 50.0
-C_SCALE = 0.1
+from pipeline.search.gumbel import C_SCALE, C_VISIT
+from pipeline.search.tree import ACTION, VISITS, Tree
 
 
 def random_first_move(state: GameState, rng: np.random.Generator) -> int:
@@ -33,44 +33,39 @@ def random_first_move(state: GameState, rng: np.random.Generator) -> int:
     return int(rng.choice(np.flatnonzero(state.legal_mask())))
 
 
-def completed_q(state: GameState, evaluator: Evaluator, tree: Tree, g: int) -> tuple[np.ndarray, np.ndarray]:
-    """(actions, q): the root's moves and each one's value for the player to move: the
-    searched mean where the move was visited, the net's value of the position after it
-    where it was not."""
+def unvisited_values(state: GameState, evaluator: Evaluator, tree: Tree, g: int) -> np.ndarray:
+    """By root child: the value, for the player to move, of the position after each move
+    the search did not visit (the board's verdict where the move ends the game, else the
+    net's, in one batched forward pass); NaN for the visited moves."""
     kids = tree.root_children(g)
     actions = tree.node_int[g, kids, ACTION].astype(np.int64)
-    visits = tree.node_int[g, kids, VISITS].astype(np.float64)
-    q = np.zeros(len(actions), dtype=np.float64)
-    seen = visits > 0
-    q[seen] = tree.node_float[g, kids, VALUE][seen] / visits[seen]
-    unseen = np.flatnonzero(~seen)
+    out = np.full(len(actions), np.nan, dtype=np.float64)
+    unseen = np.flatnonzero(tree.node_int[g, kids, VISITS] == 0)
     if len(unseen):
         children = [state.copy().apply(int(a)) for a in actions[unseen]]
         _, values = evaluator(np.stack([c.observation() for c in children]))
         values = np.asarray(values, dtype=np.float64).reshape(-1)
         for i, (j, child) in enumerate(zip(unseen, children, strict=True)):
             if child.is_terminal:  # the board's verdict, not the net's
-                q[j] = 0.0 if child.winner is None else (1.0 if child.winner == state.current_player else -1.0)
+                out[j] = 0.0 if child.winner is None else (1.0 if child.winner == state.current_player else -1.0)
             else:
-                q[j] = values[i] if child.current_player == state.current_player else -values[i]
-    return actions, q
-
-
-def improved_policy(state: GameState, evaluator: Evaluator, tree: Tree, g: int) -> np.ndarray:
-    """Gumbel AlphaZero's policy target from completed Q-values, over every action (zero
-    off the root's moves)."""
-    actions, q = completed_q(state, evaluator, tree, g)
-    out = np.zeros(state.spec.num_actions, dtype=np.float64)
-    if len(actions) == 0:
-        return out
-    priors, _ = evaluator(state.observation()[None])
-    prior = np.asarray(priors, dtype=np.float64)[0][state.presented_order()]  # presented frame -> actions
-    spread = q.max() - q.min()
-    q01 = (q - q.min()) / spread if spread > 1e-9 else np.full_like(q, 0.5)
-    max_visits = float(tree.node_int[g, tree.root_children(g), VISITS].max(initial=0))
-    logits = np.log(np.maximum(prior[actions], 1e-12)) + (C_VISIT + max_visits) * C_SCALE * q01
-    logits -= logits.max()
-    p = np.exp(logits)
-    out[actions] = p / p.sum()
+                out[j] = values[i] if child.current_player == state.current_player else -values[i]
     return out
 
+
+def improved_policy(
+    state: GameState, evaluator: Evaluator, tree: Tree, g: int, c_visit: float = C_VISIT, c_scale: float = C_SCALE
+) -> np.ndarray:
+    """Gumbel AlphaZero's policy target from completed Q-values (pipeline.search.gumbel's
+    `improved_policy`), over every action (zero off the root's moves), with each unvisited
+    move valued by the net (`unvisited_values`) and the net's own prior of the root (the
+    tree's may carry Dirichlet noise)."""
+    kids = tree.root_children(g)
+    if kids.stop == kids.start:
+        return np.zeros(state.spec.num_actions, dtype=np.float64)
+    priors, _ = evaluator(state.observation()[None])
+    prior = np.asarray(priors, dtype=np.float64)[0][state.presented_order()]  # presented frame -> actions
+    actions = tree.node_int[g, kids, ACTION].astype(np.int64)
+    log_prior = np.log(np.maximum(prior[actions], gumbel.TINY))
+    given = unvisited_values(state, evaluator, tree, g)
+    return gumbel.improved_policy(tree, g, c_visit, c_scale, given=given, log_prior=log_prior)

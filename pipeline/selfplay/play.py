@@ -1,6 +1,7 @@
 """Self-play: one model plays a batch of games against itself with the batched search,
-returning training positions (observations and visit distributions in the presented
-frame, results from the point of view of the player to move).
+returning training positions (observations and policy targets in the presented frame:
+the root's visit distribution, or with a Gumbel root its improved policy from completed
+Q-values; results from the point of view of the player to move).
 
 The jobs are kept apart: `GameInFlight` is one game in a slot (its state, its records,
 its resignation watch); `ResignPolicy` (pipeline.selfplay.resign) decides resignations
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pipeline.games.base import GameSpec, GameState
 from pipeline.runtime.interrupt import Interrupted
 from pipeline.search.evaluator import Evaluator
+from pipeline.search.gumbel import improved_policy as gumbel_target
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
 from pipeline.selfplay.opening import improved_policy, random_first_move
 from pipeline.selfplay.replay import Positions
@@ -31,7 +33,12 @@ class SelfPlayConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     parallel_games: int = Field(32, ge=1, description="games advanced in lockstep per worker")
-    temperature_moves: int = Field(8, ge=0, description="plies sampled at temperature 1, then the most visited move")
+    temperature_moves: int = Field(
+        8,
+        ge=0,
+        description="plies sampled at temperature 1, then the most visited move (a Gumbel root plays its own "
+        "choice, already a sample)",
+    )
     search: SearchConfig = SearchConfig()
     fast_simulations: int | None = Field(
         None,
@@ -84,7 +91,7 @@ class Record(NamedTuple):
     """One training position before the game's result is known."""
 
     obs: np.ndarray  # uint8 observation planes, presented frame
-    pi: np.ndarray  # float32 visit distribution, presented frame
+    pi: np.ndarray  # float32 policy target (visit distribution or improved policy), presented frame
     mover: int  # the player to move
     ply: int
 
@@ -216,13 +223,22 @@ class SelfPlayRun:
         if self.resign.resigns(game.resign, mover, self.search.tree.root_value(slot)):
             self.end_game(slot, 1 - mover, resigned=True)
             return
+        search = self.config.search
+        gumbel = search.root == "gumbel"
         if full:
             target = visits
             if state.ply < self.config.completed_q_plies:
-                target = improved_policy(state, self.evaluator, self.search.tree, slot)
+                target = improved_policy(
+                    state, self.evaluator, self.search.tree, slot, search.gumbel.c_visit, search.gumbel.c_scale
+                )
+            elif gumbel:
+                target = gumbel_target(self.search.tree, slot, search.gumbel.c_visit, search.gumbel.c_scale)
             game.records.append(training_record(state, target))
         if state.ply == 0 and game.random_opening:
             action = random_first_move(state, self.opening_rng)
+        elif gumbel:
+            # The halving's choice: with the root's Gumbel noise it is already a sample.
+            action = self.search.best_action(slot)
         else:
             temperature = 1.0 if state.ply < self.config.temperature_moves else 0.0
             action = pick_action(visits, temperature, self.rng)

@@ -51,7 +51,7 @@ def test_an_immediate_win_leads_the_improved_policy_without_a_visit():
     state = spec.new_game()
     for move in ["a1", "a2", "b1", "b2"]:
         state.apply(move)
-    search, visits = searched(spec, state, UniformEvaluator(spec.num_actions), simulations=1)
+    search, _ = searched(spec, state, UniformEvaluator(spec.num_actions), simulations=1)
     win = state.spec.new_game().to_action("c1")
     pi = improved_policy(state, UniformEvaluator(spec.num_actions), search.tree, 0)
     assert int(pi.argmax()) == win and pi[win] > 0.5
@@ -68,7 +68,9 @@ def test_random_first_moves_spread_the_openings_and_change_nothing_when_off():
     assert np.array_equal(plain.obs, same.obs) and np.array_equal(plain.pi, same.pi)
     on = SelfPlayConfig(parallel_games=4, search=search, temperature_moves=0, random_first_moves=1.0)
     spread, _ = play_games(spec, evaluator, 24, on, 3)
-    first_stones = {int(np.flatnonzero(o[:2].sum(axis=0).ravel())[0]) for o, p in zip(spread.obs, spread.ply) if p == 1}
+    first_stones = {
+        int(np.flatnonzero(o[:2].sum(axis=0).ravel())[0]) for o, p in zip(spread.obs, spread.ply, strict=True) if p == 1
+    }
     assert len(first_stones) >= 8  # 24 games, 49 cells: a uniform draw, not the search's favourite
 
 

@@ -1,0 +1,202 @@
+"""Gumbel root search: sequential halving's schedule, the Gumbel top-m, the completed-Q
+improved policy on positions with a known best move, and self-play with a Gumbel root."""
+
+import numpy as np
+import pytest
+
+from pipeline.config import ParamsError, load_params
+from pipeline.games.base import GameSpec
+from pipeline.search.evaluator import UniformEvaluator
+from pipeline.search.gumbel import considered_visits, improved_policy
+from pipeline.search.mcts import BatchedMCTS, SearchConfig
+from pipeline.search.tree import ACTION, PRIOR
+from pipeline.selfplay.play import SelfPlayConfig, play_games
+
+pytestmark = pytest.mark.unit
+
+
+def phases(considered: int, simulations: int) -> list[tuple[int, int]]:
+    """(actions, simulations) of each run of the schedule where the same number of
+    actions receive one more visit each."""
+    sequence = considered_visits(considered, simulations).tolist()
+    out: list[tuple[int, int]] = []
+    k = 0
+    while k < len(sequence):
+        width = sequence.count(sequence[k])
+        if out and out[-1][0] == width:
+            out[-1] = (width, out[-1][1] + width)
+        else:
+            out.append((width, width))
+        k += width
+    return out
+
+
+def test_schedule_m4_n16_by_hand():
+    # log2(4) = 2 phases. Phase 1: 4 actions, 16 // (2 * 4) = 2 visits each (8 sims);
+    # phase 2: the best 2, 16 // (2 * 2) = 4 visits each (8 sims). Entry k is the visit
+    # count the k-th simulation's action must already have.
+    assert considered_visits(4, 16).tolist() == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    final = np.bincount(considered_visits(4, 16))  # actions holding each count when visited
+    assert final.tolist() == [4, 4, 2, 2, 2, 2]  # two actions stop at 2 visits, two go on to 6
+
+
+def test_schedule_m16_n200_by_hand():
+    # log2(16) = 4 phases: 16 x 3 (200 // 64) = 48, 8 x 6 (200 // 32) = 48, 4 x 12
+    # (200 // 16) = 48, 2 x 25 (200 // 8) = 50: 194 simulations; the last 6 continue the
+    # last phase (2 actions, 3 more each).
+    assert phases(16, 200) == [(16, 48), (8, 48), (4, 48), (2, 56)]
+    # Visits per action at the end: 8 x 3, 4 x (3 + 6), 2 x (9 + 12), 2 x (21 + 25 + 3).
+    counts = np.bincount(considered_visits(16, 200))  # counts[v]: actions visited once more at count v
+    ends = [int(counts[v] - (counts[v + 1] if v + 1 < len(counts) else 0)) for v in range(len(counts))]
+    final = {v + 1: n for v, n in enumerate(ends) if n}
+    assert final == {3: 8, 9: 4, 21: 2, 49: 2}
+    assert sum(v * n for v, n in final.items()) == 200
+
+
+def test_schedule_small_and_single():
+    assert considered_visits(8, 13).tolist() == [0] * 8 + [1] * 4 + [2]  # fewer sims than a full halving
+    assert considered_visits(1, 5).tolist() == [0, 1, 2, 3, 4]  # one action takes every visit
+    assert considered_visits(7, 24).tolist() == [0] * 7 + [1, 1, 1, 2, 2, 2] + [3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8]
+    # A longer schedule (a timed search) keeps the planned one as its start.
+    assert considered_visits(4, 16, 20).tolist()[:16] == considered_visits(4, 16).tolist()
+
+
+class SkewedPriors:
+    """Distinct priors per cell (fixed), value 0: the Gumbel top-m is then a clear order."""
+
+    def __init__(self, spec: GameSpec, seed: int = 5):
+        self.priors = np.random.default_rng(seed).random(spec.num_actions).astype(np.float32) + 0.05
+
+    def __call__(self, obs):
+        n = obs.shape[0]
+        return np.tile(self.priors, (n, 1)), np.zeros(n, dtype=np.float32)
+
+
+def gumbel_search(spec, state, evaluator, simulations, considered=16, games=1, noise=True, seed=0, **extra):
+    config = SearchConfig(
+        simulations=simulations,
+        root="gumbel",
+        gumbel={"considered_actions": considered},
+        **({"tactics": "off"} | extra),
+    )
+    search = BatchedMCTS(spec, games, config, seed=seed)
+    for g in range(games):
+        search.reset(g, state.array)
+    visits = search.search(evaluator, noise=noise)
+    return search, visits
+
+
+def test_the_considered_actions_are_the_gumbel_top_m_and_get_the_schedule():
+    spec = GameSpec.parse("gomoku:7:k5")
+    evaluator = SkewedPriors(spec)
+    state = spec.new_game()
+    search, visits = gumbel_search(spec, state, evaluator, simulations=16, considered=4, games=3, seed=9)
+    tree = search.tree
+    noise = np.random.default_rng(9)  # the search's noise stream: one draw per game, in order
+    for g in range(3):
+        kids = tree.root_children(g)
+        actions = tree.node_int[g, kids, ACTION]
+        score = noise.gumbel(size=len(actions)) + np.log(tree.node_float[g, kids, PRIOR].astype(np.float64))
+        top = set(actions[np.argsort(score)[-4:]].tolist())
+        assert set(np.flatnonzero(visits[g]).tolist()) == top
+        assert sorted(visits[g][visits[g] > 0].tolist()) == [2, 2, 6, 6]  # the m=4, n=16 schedule
+        assert visits[g].sum() == 16
+        assert visits[g][search.best_action(g)] == 6  # the move is one of the two finalists
+    # Three games drew different noise, so they did not all consider the same moves.
+    assert len({tuple(np.flatnonzero(v)) for v in visits}) > 1
+
+
+def test_without_noise_the_top_m_by_prior_is_considered():
+    spec = GameSpec.parse("gomoku:7:k5")
+    evaluator = SkewedPriors(spec)
+    _, visits = gumbel_search(spec, spec.new_game(), evaluator, simulations=8, considered=8, noise=False)
+    assert set(np.flatnonzero(visits[0]).tolist()) == set(np.argsort(evaluator.priors)[-8:].tolist())
+
+
+def test_a_forced_block_leads_the_improved_policy_with_few_simulations():
+    # 3x3, three in a row. X: a1, a2 (column a) threatens a3; O must block there: every
+    # other move lets X complete the column.
+    spec = GameSpec.parse("gomoku:3:k3")
+    state = spec.new_game()
+    for move in ["a1", "b2", "a2"]:
+        state.apply(move)
+    block = state.to_action("a3")
+    assert not state.is_terminal and len(state.legal_actions()) == 6
+    for seed in range(5):
+        search, _ = gumbel_search(spec, state, UniformEvaluator(spec.num_actions), simulations=8, seed=seed)
+        pi = improved_policy(search.tree, 0)
+        assert pi.sum() == pytest.approx(1.0)
+        assert int(pi.argmax()) == block and pi[block] > 0.9
+        assert search.best_action(0) == block
+
+
+def test_an_immediate_win_leads_the_improved_policy_and_is_played():
+    spec = GameSpec.parse("gomoku:3:k3")
+    state = spec.new_game()
+    for move in ["a1", "a2", "b1", "b2"]:
+        state.apply(move)
+    win = state.to_action("c1")
+    search, _ = gumbel_search(spec, state, UniformEvaluator(spec.num_actions), simulations=8, prove_wins=False)
+    pi = improved_policy(search.tree, 0)
+    assert int(pi.argmax()) == win and pi[win] > 0.5
+    assert pi[~state.legal_mask()].sum() == 0
+    assert search.best_action(0) == win
+
+
+def test_a_proven_win_is_taken_on_a_big_board_even_outside_the_considered_moves():
+    # 9x9: X has four in a row on row 1 (a1..d1) with e1 open; the uniform prior gives e1
+    # no reason to be among the 4 considered of 77 moves, but the proof (prove_wins) does.
+    spec = GameSpec.parse("gomoku:9:k5")
+    state = spec.new_game()
+    for move in ["a1", "a9", "b1", "b9", "c1", "c9", "d1", "d9"]:
+        state.apply(move)
+    win = state.to_action("e1")
+    for seed in range(3):
+        search, _ = gumbel_search(
+            spec, state, UniformEvaluator(spec.num_actions), simulations=8, considered=4, seed=seed
+        )
+        assert search.best_action(0) == win
+        assert int(improved_policy(search.tree, 0).argmax()) == win
+
+
+def test_a_proven_loss_is_not_chosen_when_another_move_exists():
+    # O to move must block a3 (above); with considered=1 and no noise the halving looks at
+    # the prior's favourite only. A prior that loves c3 (a losing move) must not win.
+    spec = GameSpec.parse("gomoku:3:k3")
+    state = spec.new_game()
+    for move in ["a1", "b2", "a2"]:
+        state.apply(move)
+    lover = state.to_action("c3")
+
+    def evaluator(obs):
+        priors = np.full((obs.shape[0], spec.num_actions), 0.01, np.float32)
+        priors[:, lover] = 1.0  # the presented frame is the board frame for Gomoku
+        return priors, np.zeros(obs.shape[0], np.float32)
+
+    search, visits = gumbel_search(spec, state, evaluator, simulations=6, considered=1, noise=False)
+    assert visits[0][lover] >= 1  # it was searched, and refuted
+    assert search.best_action(0) != lover
+
+
+def test_selfplay_with_a_gumbel_root_records_improved_policies():
+    spec = GameSpec.parse("gomoku:6:k4")
+    search = SearchConfig(simulations=12, root="gumbel", gumbel={"considered_actions": 8}, tactics="off")
+    config = SelfPlayConfig(parallel_games=3, search=search)
+    positions, stats = play_games(spec, UniformEvaluator(spec.num_actions), 4, config, seed=3)
+    assert stats.games == 4 and len(positions) == stats.plies
+    assert np.allclose(positions.pi.sum(axis=1), 1.0, atol=1e-5)
+    # Unlike visit counts of 12 simulations, the improved policy gives every legal move mass.
+    legal = positions.obs[:, :2].sum(axis=1).reshape(len(positions), -1) == 0
+    assert ((positions.pi > 0) == legal).all()
+    again, _ = play_games(spec, UniformEvaluator(spec.num_actions), 4, config, seed=3)
+    assert np.array_equal(positions.pi, again.pi) and np.array_equal(positions.obs, again.obs)
+
+
+def test_params_validate_the_gumbel_section():
+    params = load_params(overrides={"selfplay.search.root": "gumbel", "selfplay.search.gumbel.considered_actions": 8})
+    assert params.selfplay.search.root == "gumbel" and params.selfplay.search.gumbel.considered_actions == 8
+    assert load_params().selfplay.search.root == "puct"
+    with pytest.raises(ParamsError, match="root"):
+        load_params(overrides={"selfplay.search.root": "uct"})
+    with pytest.raises(ParamsError, match="considered_actions"):
+        load_params(overrides={"selfplay.search.gumbel.considered_actions": 0})
