@@ -6,10 +6,12 @@ import pytest
 
 from pipeline.config import ParamsError, load_params
 from pipeline.games.base import GameSpec
+from pipeline.match.arena import play_match
+from pipeline.players.search import NetPlayer
 from pipeline.search.evaluator import UniformEvaluator
-from pipeline.search.gumbel import considered_visits, improved_policy
+from pipeline.search.gumbel import completed_q, considered_visits, improved_policy, interior_child
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
-from pipeline.search.tree import ACTION, PRIOR
+from pipeline.search.tree import ACTION, COUNT, FIRST, PRIOR, RAW, VALUE, VISITS, Tree
 from pipeline.selfplay.play import SelfPlayConfig, play_games
 
 pytestmark = pytest.mark.unit
@@ -200,3 +202,71 @@ def test_params_validate_the_gumbel_section():
         load_params(overrides={"selfplay.search.root": "uct"})
     with pytest.raises(ParamsError, match="considered_actions"):
         load_params(overrides={"selfplay.search.gumbel.considered_actions": 0})
+
+
+def hand_tree() -> Tree:
+    """A root with three children: priors 0.5, 0.3, 0.2; visits 2, 1, 0; value sums 1.0,
+    -0.1 (means 0.5, -0.1) for the player to move at the root; the root's raw value 0.2."""
+    tree = Tree(1, 8, 3)
+    tree.reset(0, GameSpec.parse("gomoku:3:k3").new_game().array)
+    ni, nf = tree.node_int, tree.node_float
+    ni[0, 0, FIRST], ni[0, 0, COUNT], ni[0, 0, VISITS] = 1, 3, 4
+    nf[0, 0, RAW] = 0.2
+    for k, (prior, visits, total) in enumerate([(0.5, 2, 1.0), (0.3, 1, -0.1), (0.2, 0, 0.0)]):
+        ni[0, 1 + k, ACTION], ni[0, 1 + k, FIRST] = k, -1
+        ni[0, 1 + k, VISITS] = visits
+        nf[0, 1 + k, PRIOR], nf[0, 1 + k, VALUE] = prior, total
+    tree.size[0] = 4
+    return tree
+
+
+def test_completed_q_uses_the_mixed_value_for_unvisited_moves():
+    tree = hand_tree()
+    q = np.zeros(3)
+    most = completed_q(tree.node_int, tree.node_float, 0, 0, np.zeros(0), q)
+    # v_mix = (0.2 + 3 * (0.5 * 0.5 + 0.3 * -0.1) / 0.8) / (1 + 3) = 0.25625
+    assert most == 2 and q == pytest.approx([0.5, -0.1, 0.25625], abs=1e-6)
+    given = np.array([np.nan, np.nan, 0.9])  # a measured value replaces the mixed one
+    completed_q(tree.node_int, tree.node_float, 0, 0, given, q)
+    assert q[2] == pytest.approx(0.9)
+    # Improved policy: q rescaled to [0, 1] (0.5 -> 1, -0.1 -> 0, 0.25625 -> 0.59375) times
+    # (50 + 2) * 0.1, plus log prior, softmaxed.
+    logits = np.log([0.5, 0.3, 0.2]) + 5.2 * np.array([1.0, 0.0, 0.59375])
+    expected = np.exp(logits) / np.exp(logits).sum()
+    assert improved_policy(tree, 0) == pytest.approx(expected, abs=1e-6)
+
+
+def test_the_non_root_selection_is_the_papers_deterministic_rule():
+    tree = hand_tree()
+    buf = np.zeros(3)
+    pi = improved_policy(tree, 0)  # pi' at this node: about [0.95, 0.003, 0.05]
+    score = pi - np.array([2, 1, 0]) / (1 + 3)  # pi'(a) - N(a) / (1 + sum N)
+    assert interior_child(tree.node_int, tree.node_float, 0, 0, 50.0, 0.1, buf) == 1 + int(score.argmax())
+    assert int(score.argmax()) == 0  # the strong move still leads after 2 of 3 visits
+    # A third visit finds the first move worth 0 (sum 0.0 over 3): the mixed value, (0.2 + 4 *
+    # (0.5 * 0 + 0.3 * -0.1) / 0.8) / 5 = 0.01, now beats both visited moves, so the
+    # unvisited one leads pi' and is next.
+    tree.node_int[0, 1, VISITS] = 3
+    tree.node_float[0, 1, VALUE] = 0.0
+    q = np.zeros(3)
+    completed_q(tree.node_int, tree.node_float, 0, 0, np.zeros(0), q)
+    assert q == pytest.approx([0.0, -0.1, 0.01], abs=1e-6)
+    pi = improved_policy(tree, 0)
+    score = pi - np.array([3, 1, 0]) / (1 + 4)
+    assert int(score.argmax()) == 2
+    assert interior_child(tree.node_int, tree.node_float, 0, 0, 50.0, 0.1, buf) == 3
+
+
+def test_a_net_player_with_a_gumbel_root_blocks_and_plays_games():
+    spec = GameSpec.parse("gomoku:3:k3")
+    state = spec.new_game()
+    for move in ["a1", "b2", "a2"]:
+        state.apply(move)
+    config = SearchConfig(simulations=8, root="gumbel", tactics="off")
+    player = NetPlayer(UniformEvaluator(spec.num_actions), config)
+    assert player.think(state).action == state.to_action("a3")
+    # In lockstep, through the arena, against the PUCT search at the same budget.
+    spec = GameSpec.parse("gomoku:5:k4")
+    puct = NetPlayer(UniformEvaluator(spec.num_actions), SearchConfig(simulations=8, tactics="off"), name="puct")
+    result = play_match(spec, player, puct, games=4, seed=1, opening_plies=2)
+    assert result.games == 4 and result.wins + result.losses + result.draws == 4
