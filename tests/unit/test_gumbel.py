@@ -270,3 +270,17 @@ def test_a_net_player_with_a_gumbel_root_blocks_and_plays_games():
     puct = NetPlayer(UniformEvaluator(spec.num_actions), SearchConfig(simulations=8, tactics="off"), name="puct")
     result = play_match(spec, player, puct, games=4, seed=1, opening_plies=2)
     assert result.games == 4 and result.wins + result.losses + result.draws == 4
+
+
+def test_a_timed_gumbel_search_goes_past_its_planned_budget():
+    # A search bounded by time alone plans its halving for the config's simulations and
+    # then keeps the last phase going: the two finalists share the extra visits.
+    spec = GameSpec.parse("gomoku:5:k4")
+    evaluator = UniformEvaluator(spec.num_actions)
+    search, _ = gumbel_search(spec, spec.new_game(), evaluator, simulations=8, considered=4)  # compiled now
+    search.reset(0, spec.new_game().array)
+    visits = search.search(evaluator, noise=True, simulations=None, seconds=0.3)[0]
+    counts = np.sort(visits[visits > 0])
+    assert counts.sum() > 24 and len(counts) == 4
+    assert counts[:2].tolist() == [1, 1]  # m=4, n=8: the two dropped after one visit each
+    assert counts[-1] - counts[-2] <= 1 and visits[search.best_action(0)] == counts[-1]
