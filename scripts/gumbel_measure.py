@@ -63,6 +63,8 @@ def main() -> None:
             t["evaluations"] += stats.simulations
             t["seconds"] += stats.seconds
     for arm, t in totals.items():
+        if not t["plies"]:  # --rounds 0: the match only
+            continue
         out["selfplay"][arm] = {
             **t,
             "seconds": round(t["seconds"], 1),
