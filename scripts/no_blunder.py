@@ -11,8 +11,10 @@ games it plays (uniform priors elsewhere). The count is split evenly over `--spe
 (default Gomoku 15x15 freestyle and exact five). Connect6 is not offered: the generator
 draws threats of single stones, while a Connect6 turn is two.
 
-A blunder whose position has no refutation at the check's budget (the generator's cheaper
-solver thought it had one) is unavoidable, and is counted apart."""
+A blunder in a position where every move loses to a proof at the check's budget is
+unavoidable, and is counted apart: the generator's cheaper check thought some move
+refuted the threat, but that move may lose another way (a four whose forced block starts
+a threat the mover cannot meet). Every position with a blunder under tactics is listed."""
 
 from __future__ import annotations
 
@@ -21,13 +23,17 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
+
 from pipeline.games.base import GameSpec, GameState
 from pipeline.players.discovery import can_play, checkpoint_reach
 from pipeline.players.models import load_model
 from pipeline.players.search import player_evaluator
 from pipeline.search.evaluator import Evaluator, UniformEvaluator
+from pipeline.search.forced import LOSS, TACTICS_VCF, tactical_verdict
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
-from pipeline.tactics.solve import solve_vcf, threat_defences
+from pipeline.tactics.solve import DEFAULT_DEPTH, PV_CAPACITY, solve_vcf, threat_defences
+from pipeline.tactics.table import new_table
 from pipeline.tactics.threatened import threatened_positions
 
 DEFAULT_SPECS = ["gomoku:15", "gomoku:15x15:k5:exact"]
@@ -40,12 +46,31 @@ def loses_to_vcf(state: GameState, action: int, budget: int) -> bool:
     return not after.is_terminal and solve_vcf(after, budget=budget) is not None
 
 
+def lost_after(state: GameState, action: int, budget: int) -> bool:
+    """Whether `action` loses to a proof: the opponent has a VCF after it, or `action` made
+    a four whose forced block leaves a position the tree's solvers prove lost (the block
+    can start a threat the mover cannot meet: no VCF right after `action`, yet lost)."""
+    if loses_to_vcf(state, action, budget):
+        return True
+    after = state.copy().apply(action)
+    need, cells = threat_defences(after)
+    if after.is_terminal or need != 1:
+        return False
+    blocked = after.apply(int(cells[0]))
+    if blocked.is_terminal:
+        return blocked.winner is not None and blocked.winner != state.current_player
+    mask = blocked.legal_mask().copy()
+    pv = np.zeros(PV_CAPACITY, dtype=np.int64)
+    verdict, _ = tactical_verdict(blocked.array, mask, TACTICS_VCF, budget, DEFAULT_DEPTH, new_table(), new_table(), pv)
+    return verdict == LOSS
+
+
 def refutable(state: GameState, budget: int) -> bool:
-    """Some move leaves the opponent without a VCF at `budget` (the defences of a four, or
-    every move when the threat is a VCF)."""
+    """Some move survives `lost_after` at `budget` (the defences of a four, or every move
+    when the threat is a VCF)."""
     need, cells = threat_defences(state)
     moves = cells if need == 1 else state.legal_actions()
-    return any(not loses_to_vcf(state, int(a), budget) for a in moves)
+    return any(not lost_after(state, int(a), budget) for a in moves)
 
 
 def chosen_moves(spec: GameSpec, states: list[GameState], config: SearchConfig, evaluator: Evaluator) -> list[int]:
@@ -118,10 +143,10 @@ def main() -> None:
             total[mode][0] += len(lost)
             total[mode][1] += unavoidable
             print(
-                f"  tactics {mode:>3}: {len(lost)} blunders of {len(states)} ({unavoidable} with no refutation "
-                f"at the check's budget); search {searched / max(len(states), 1) * 1e3:.0f} ms a position"
+                f"  tactics {mode:>3}: {len(lost)} blunders of {len(states)} ({unavoidable} in positions lost "
+                f"whatever the move); search {searched / max(len(states), 1) * 1e3:.0f} ms a position"
             )
-            for state in lost[:3]:
+            for state in lost if mode != "off" else lost[:3]:
                 names = " ".join(spec.action_name(a) for a in state.history)
                 print(f"    {names}")
     told = "; ".join(f"tactics {m}: {b} blunders ({u} unavoidable)" for m, (b, u) in total.items())
