@@ -49,8 +49,9 @@ class Thought:
 @dataclass(frozen=True)
 class ProvenWin:
     """The first win a player's solver proved in one game of a match: at the position of
-    ply `ply` (so the move played there is the game's move `ply + 1`), `colour` had a
-    forced win, a `kind` ("VCF", "VCT") of `length` moves (Connect6: turns)."""
+    ply `ply` (so the move played there is the game's move `ply + 1`, counting stones in
+    Connect6), `colour` had a forced win, a `kind` ("VCF", "VCT") of `length` moves
+    (Connect6: turns)."""
 
     ply: int
     colour: str

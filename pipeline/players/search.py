@@ -96,7 +96,8 @@ class NetPlayer:
     (a proven win taken, a proven loss avoided), or a sampled one during the first
     `temperature_moves` plies. Each game's tree follows the moves played. `proven` keeps,
     per game of the match, the first position where its tree proved the chosen move a win
-    and the solver gave the proof (one solver call then, none after in that game)."""
+    and the solver gave the proof (a solver call only at such positions, none in a game
+    once it has its proof)."""
 
     def __init__(self, evaluator: Evaluator, search: SearchConfig, name: str = "net", temperature_moves: int = 0):
         self.evaluator = evaluator
