@@ -13,10 +13,11 @@ from pipeline.players.base import Thought, check_position
 from pipeline.search.alphabeta import PLAYS, AlphaBeta, squash
 
 MAX_DEPTH = 8
+GAMES = ("gomoku", "connect6")  # the games it plays (any board and rules of theirs)
 
 
 def check_game(spec: GameSpec) -> None:
-    if spec.game not in ("gomoku", "connect6"):
+    if spec.game not in GAMES:
         raise ValueError(f"{PLAYS}; not {spec.game}")
 
 

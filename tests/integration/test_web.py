@@ -356,6 +356,8 @@ def test_first_screen_is_an_empty_board_against_the_shipped_model(first_screen_s
     labels = page.eval_on_selector_all("#opponent option", "os => os.map(o => o.textContent)")
     assert page.eval_on_selector("#opponent", "s => s.selectedOptions[0].textContent") == "gomoku-9x9 (pretrained)"
     assert labels[-1] == "pure MCTS"
+    # The classical player, deepest first, between the models and pure MCTS.
+    assert labels[-4:-1] == ["classical depth 4", "classical depth 3", "classical depth 2"]
     # The untrained champion says so, after the models worth playing.
     assert "champion gen 0 (untrained)" in labels
     assert labels.index("champion gen 0 (untrained)") > labels.index("gomoku-9x9 (pretrained)")
@@ -371,6 +373,8 @@ def test_first_screen_is_an_empty_board_against_the_shipped_model(first_screen_s
     # Another game picks its own shipped model and board.
     page.select_option("#game", "hex")
     assert page.input_value("#opponent") == "hex-7x7" and page.input_value("#size") == "7"
+    hex_labels = page.eval_on_selector_all("#opponent option", "os => os.map(o => o.textContent)")
+    assert hex_labels[-1] == "pure MCTS" and not any(label.startswith("classical") for label in hex_labels)
     page.select_option("#game", "gomoku")
     assert page.input_value("#opponent") == "gomoku-9x9"
     # A board the 9x9 net cannot play: the size-free net trained nearest to it.

@@ -171,3 +171,65 @@ def test_the_web_app_takes_its_board_limits_from_the_game_spec(models):
     assert client.post("/api/games", json={"game": "gomoku", "size": 21, "human": "both"}).status_code == 422
     r = client.post("/api/games", json={"game": "hex", "size": 20, "human": "both"})
     assert r.status_code == 400 and "2..19" in r.text
+
+
+def opened(client, moves, **kw):
+    """A game at the position after `moves` (played by both sides, then imported), its
+    engine side as `kw` says."""
+    body = {"game": kw.pop("game", "gomoku"), "size": kw.pop("size", 7), "k": kw.pop("k", 4), "human": "both"}
+    setup = client.post("/api/games", json=body).json()["id"]
+    for move in moves:
+        assert client.post(f"/api/games/{setup}/move", json={"move": move}).status_code == 200
+    sgf = client.get(f"/api/games/{setup}/export?format=sgf").text
+    r = client.post("/api/games/import", json={"format": "sgf", "text": sgf, **kw})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_the_web_app_offers_the_classical_player_for_gomoku_and_connect6(models):
+    client = TestClient(create_app([models]))
+    games = client.get("/api/options").json()["games"]
+    offered = {game: [o["id"] for o in limits["opponents"]] for game, limits in games.items()}
+    assert offered["gomoku"] == offered["connect6"] == ["classical:4", "classical:3", "classical:2", "pure"]
+    assert offered["hex"] == ["pure"]
+    assert games["gomoku"]["opponents"][0]["label"] == "classical depth 4"
+    # Black's four b5-e5, closed at a5: the classical side (white) must take f5.
+    g = opened(client, ["b5", "a5", "c5", "a1", "d5", "a9", "e5"], size=9, k=5, human="first", opponent="classical:2")
+    assert g["ai_to_move"] and g["opponent"] == "classical:2"
+    g = client.post(f"/api/games/{g['id']}/ai").json()
+    assert g["history"][-1] == "f5" and not g["ai_to_move"] and not g["over"]
+    a = client.get(f"/api/games/{g['id']}/analysis").json()
+    assert a["policy"] is None and a["visits"][g["moves"][-1]] == 1  # no net: its move, no policy
+    # Connect6 on 19x19: the classical side opens with one stone, then places two a turn.
+    g = new_game(client, game="connect6", size=19, k=6, opponent="classical:3", human="second")
+    g = client.post(f"/api/games/{g['id']}/ai").json()
+    assert len(g["history"]) == 1 and not g["ai_to_move"]
+    for move in ("a1", "a2"):
+        g = client.post(f"/api/games/{g['id']}/move", json={"move": move}).json()
+    for stones in (4, 5):
+        g = client.post(f"/api/games/{g['id']}/ai").json()
+        assert len(g["history"]) == stones
+    assert not g["ai_to_move"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"game": "hex", "size": 7, "opponent": "classical:3"}, 400, "classical:3 plays gomoku and connect6, not hex"),
+        ({"game": "gomoku", "size": 9, "k": 5, "opponent": "classical:7"}, 404, "unknown model 'classical:7'"),
+    ],
+)
+def test_only_the_offered_classical_depths_and_games(models, body, status, message):
+    r = TestClient(create_app([models])).post("/api/games", json=body)
+    assert r.status_code == status and message in r.json()["detail"]
+
+
+def test_the_engines_proof_reaches_the_page_and_its_analysis(models):
+    """Black's c4 d4 on 7x7 (four in a row wins): the model, black, has a VCF in 2."""
+    client = TestClient(create_app([models]))
+    g = opened(client, ["c4", "a1", "d4", "a7"], human="second", opponent="tiny-7x7", budget=16)
+    g = client.post(f"/api/games/{g['id']}/ai").json()
+    assert g["proof"].startswith("VCF in 2 for black: ")
+    assert client.get(f"/api/games/{g['id']}/analysis").json()["proof"] == g["proof"]
+    g = client.post(f"/api/games/{g['id']}/move", json={"move": "g7"}).json()
+    assert g["proof"] is None  # it was the engine's last position, not this one

@@ -26,7 +26,9 @@ class NewGame(BaseModel):
     rules: Literal["freestyle", "exact"] = "freestyle"
     swap: bool = False
     human: Literal["first", "second", "both"] = "first"
-    opponent: str = Field("pure", description="a model id from /api/options, or 'pure'")
+    opponent: str = Field(
+        "pure", description="a model id from /api/options, or one of the game's opponents there ('pure', 'classical:3')"
+    )
     budget: int = Field(400, ge=1, le=200_000, description="simulations (model) or playouts (pure MCTS)")
 
 

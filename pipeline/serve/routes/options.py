@@ -10,6 +10,7 @@ from fastapi.responses import FileResponse
 
 from pipeline.games.base import BOARD_SIDES, GAME_OPTIONS, RECORD_FORMATS, GameSpec
 from pipeline.games.presentation import DEFAULT_SIDE
+from pipeline.serve.registry import builtin_opponents
 from pipeline.serve.routes.deps import Registry
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -19,7 +20,8 @@ router = APIRouter()
 
 def game_options(game: str) -> dict:
     """The limits of `game`'s setup form: board sides, the options it takes (`k`, `rules`,
-    `swap`), the record formats it has, and the values the form starts from."""
+    `swap`), the record formats it has, the values the form starts from, and the opponents
+    that need no model (pure MCTS; the classical player's depths for Gomoku and Connect6)."""
     low, high = BOARD_SIDES[game]
     choices = {"k": [3, high], "rules": ["freestyle", "exact"], "swap": True}
     defaults = {"size": DEFAULT_SIDE[game]}
@@ -31,6 +33,7 @@ def game_options(game: str) -> dict:
         **{name: choices[name] for name in GAME_OPTIONS[game]},
         "records": list(RECORD_FORMATS[game]),
         "defaults": defaults,
+        "opponents": builtin_opponents(game),
     }
 
 
