@@ -59,12 +59,16 @@ def main() -> None:
     config = SelfPlayConfig.model_validate(fields)
     mcts.select_batch = timed("select leaves (compiled)", mcts.select_batch)
     mcts.expand_and_backup = timed("expand + back up + tactics (compiled)", mcts.expand_and_backup)
-    print(f"{spec}, {args.games} games, {config.parallel_games} in lockstep, {config.search.simulations} simulations, "
-          f"tactics {config.search.tactics}, one worker, one thread")
+    print(
+        f"{spec}, {args.games} games, {config.parallel_games} in lockstep, {config.search.simulations} simulations, "
+        f"tactics {config.search.tactics}, one worker, one thread"
+    )
     for i, variant in enumerate(args.backend or ["torch:f32"]):
         backend, _, precision = variant.partition(":")
         evaluator = NetEvaluator(
-            net, threads=1, config=InferenceConfig(backend=backend, precision=precision or "auto"),
+            net,
+            threads=1,
+            config=InferenceConfig(backend=backend, precision=precision or "auto"),
             batch=config.parallel_games * config.search.leaves_per_step,
         )
         play_games(spec, evaluator, min(args.games, 4), config, seed=args.seed)  # warm-up: JIT, graph compile
@@ -77,13 +81,15 @@ def main() -> None:
             profiler = Profiler(interval=0.002)
             profiler.start()
         t = time.perf_counter()
-        positions, stats = play_games(spec, net_call, args.games, config, seed=args.seed)
+        _, stats = play_games(spec, net_call, args.games, config, seed=args.seed)
         total = time.perf_counter() - t
         if profiler is not None:
             profiler.stop()
             with open(args.pyinstrument, "w") as f:
                 f.write(profiler.output_html())
-        print(f"\n{variant}: {total:.1f} s, {stats.plies / total:.1f} plies/s, {stats.positions / total:.1f} positions/s")
+        print(
+            f"\n{variant}: {total:.1f} s, {stats.plies / total:.1f} plies/s, {stats.positions / total:.1f} positions/s"
+        )
         rest = total - sum(SPENT.values())
         for name, seconds in [*sorted(SPENT.items(), key=lambda kv: -kv[1]), ("Python orchestration (rest)", rest)]:
             print(f"  {name:40s} {seconds:7.1f} s  {100 * seconds / total:5.1f}%")
