@@ -77,7 +77,7 @@ class SearchConfig(BaseModel):
     tactics_nodes: int = Field(200, ge=1, description="node budget of each solver call in the tree")
     tactics_depth: int = Field(12, ge=1, description="attacker moves a solver call looks ahead")
     hex_tactics: str = Field(
-        "off",
+        "all",
         description="Hex connection knowledge at every expansion (pipeline.search.hex_forced): off, all, or "
         "pieces joined by '+' of inferior (dead and captured cells never children), connect (winning "
         "connections prove nodes), mustplay (the opponent's semi-connections narrow the children), "
