@@ -26,7 +26,7 @@ pytestmark = pytest.mark.unit
 
 
 def position(n: int, black: list[str], white: list[str], to_move: int) -> np.ndarray:
-    """A Hex 7x7-style state with these stones (cells named like `c4`), `to_move` next."""
+    """An n x n Hex state with these stones (cells named like `c4`), `to_move` next."""
     spec = GameSpec.parse(f"hex:{n}")
     s = spec.initial_array()
     for player, names in ((0, black), (1, white)):
