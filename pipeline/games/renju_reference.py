@@ -175,15 +175,16 @@ def forbidden(board: Board, cell: Cell) -> str | None:
     return None
 
 
-def could_matter(board: Board, cell: Cell) -> bool:
-    """Whether any black stone lies within 5 cells of `cell` along one of its lines: every
-    shape above needs one, so the other cells are plainly allowed (this only saves time)."""
+def could_matter(board: Board, cell: Cell, colour: int = BLACK) -> bool:
+    """Whether any stone of `colour` lies within 5 cells of `cell` along one of its lines:
+    every shape above needs one, so the other cells are plainly allowed, and make no five
+    (this only saves time)."""
     h, w = len(board), len(board[0])
     for dr, dc in DIRECTIONS:
         for sign in (-1, 1):
             for step in range(1, 6):
                 r, c = cell[0] + sign * step * dr, cell[1] + sign * step * dc
-                if 0 <= r < h and 0 <= c < w and board[r][c] == BLACK:
+                if 0 <= r < h and 0 <= c < w and board[r][c] == colour:
                     return True
     return False
 
