@@ -17,7 +17,7 @@ from pipeline.games.layout import BOARD, PLY, STONES, TO_MOVE
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
 from pipeline.search.pure import PureMCTS
-from pipeline.tactics.solve import Proof, solve_vcf, solve_vct, three_defences, threat_defences
+from pipeline.tactics.solve import Proof, solve_vcf, solve_vct, threat_defences, three_defences
 
 pytestmark = pytest.mark.unit
 
@@ -431,7 +431,7 @@ def test_white_wins_through_black_s_forbidden_point():
 
 
 def test_black_s_double_four_is_no_win_but_a_straight_four_is():
-    board, marks = shape(SHAPES["double four"][0])
+    board, _ = shape(SHAPES["double four"][0])
     assert solve_vcf(state_of(board, spec=GameSpec.parse("gomoku:15:exact"))) is not None
     assert solve_vcf(state_of(board)) is None
     board, _ = shape(". X X X . .")
