@@ -18,6 +18,10 @@ MAX_DEPTH = 8
 def check_game(spec: GameSpec) -> None:
     if spec.game not in ("gomoku", "connect6"):
         raise ValueError(f"{PLAYS}; not {spec.game}")
+    if spec.rules == "renju":
+        # Its search knows neither black's forbidden moves nor the colours' different fives:
+        # it would play illegal moves, so it refuses rather than play another game.
+        raise ValueError("classical players do not play renju (black's forbidden moves): gomoku freestyle or exact")
 
 
 class ClassicalPlayer:
