@@ -23,7 +23,16 @@ def main() -> None:
     parser.add_argument("--near", type=float, default=0.85, help="share of moves played next to a stone")
     args = parser.parse_args()
     began = time.perf_counter()
-    result = compare(args.games, args.seed, args.size, args.near)
+
+    def progress(so_far) -> None:
+        if so_far.games % 100 == 0:
+            print(
+                f"  {so_far.games} games, {so_far.plies} plies, {so_far.disagreements} disagreements,"
+                f" {time.perf_counter() - began:.0f} s",
+                flush=True,
+            )
+
+    result = compare(args.games, args.seed, args.size, args.near, progress)
     print(f"games {result.games}  plies {result.plies}  disagreements {result.disagreements}")
     for line in result.examples:
         print("  " + line)

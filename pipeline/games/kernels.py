@@ -92,13 +92,13 @@ def apply_action(s, action):
 @njit(cache=True, nogil=True)
 def renju_black_mask(s, out):
     """Black's legal moves under renju: the empty cells that are not forbidden."""
-    h = s[HEIGHT]
-    w = s[WIDTH]
+    cells = s[HEIGHT] * s[WIDTH]
     board = renju.board_of(s)
-    untracked = renju.no_touch()
+    kinds = np.empty(cells, dtype=np.int64)
+    renju.scan_forbidden(board, s[HEIGHT], s[WIDTH], kinds)
     n = 0
-    for a in range(h * w):
-        ok = board[a] == 0 and renju.forbidden_on(board, h, w, a, untracked) == renju.NOT_FORBIDDEN
+    for a in range(cells):
+        ok = board[a] == 0 and kinds[a] == renju.NOT_FORBIDDEN
         out[a] = ok
         if ok:
             n += 1

@@ -179,6 +179,60 @@ def may_be_forbidden(board, h, w, cell):
 
 
 @njit(cache=True, nogil=True)
+def line_counts(board, h, w):
+    """counts[d, e]: black stones within 4 of cell e along direction d (e itself not
+    counted), for every cell at once: each stone adds to the 32 cells that see it, which
+    is cheaper than each empty cell looking around (`may_be_forbidden`)."""
+    counts = np.zeros((4, h * w), dtype=np.int32)
+    for cell in range(h * w):
+        if board[cell] != BLACK:
+            continue
+        r0 = cell // w
+        c0 = cell % w
+        for d in range(4):
+            for sign in (-1, 1):
+                for i in range(1, SPAN):
+                    r = r0 + sign * i * LINE_R[d]
+                    c = c0 + sign * i * LINE_C[d]
+                    if 0 <= r < h and 0 <= c < w:
+                        counts[d, r * w + c] += 1
+    return counts
+
+
+@njit(cache=True, nogil=True)
+def counted_may_be_forbidden(counts, cell):
+    """`may_be_forbidden` read from `line_counts`."""
+    pairs = 0
+    for d in range(4):
+        n = counts[d, cell]
+        if n >= 3:
+            return True
+        if n >= 2:
+            pairs += 1
+    return pairs >= 2
+
+
+@njit(cache=True, nogil=True)
+def scan_forbidden(board, h, w, out):
+    """out[cell] = why black may not play each empty cell of `board` (a copy), 0 where
+    it may (and on stones); returns how many are forbidden."""
+    h = np.int64(h)
+    w = np.int64(w)
+    counts = line_counts(board, h, w)
+    untracked = no_touch()
+    n = 0
+    for cell in range(h * w):
+        out[cell] = NOT_FORBIDDEN
+        if board[cell] != EMPTY or not counted_may_be_forbidden(counts, cell):
+            continue
+        kind = forbidden_kind(board, h, w, np.int64(cell), untracked)
+        out[cell] = kind
+        if kind != NOT_FORBIDDEN:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
 def makes_five(board, h, w, cell, touched):
     """Does a black stone on the empty `cell` make exactly five in some direction?"""
     line = np.empty(LINE, dtype=np.int32)
@@ -288,16 +342,7 @@ def forbidden_cells(s, out):
     out[:cells] = NOT_FORBIDDEN
     if not is_renju(s):
         return 0
-    board = board_of(s)
-    untracked = no_touch()
-    n = 0
-    for cell in range(cells):
-        if board[cell] == EMPTY:
-            kind = forbidden_on(board, h, w, cell, untracked)
-            out[cell] = kind
-            if kind != NOT_FORBIDDEN:
-                n += 1
-    return n
+    return scan_forbidden(board_of(s), h, w, out)
 
 
 @njit(cache=True, nogil=True)
@@ -310,10 +355,15 @@ def black_has_move(s):
     """Whether black has a legal move (an empty cell that is not forbidden). Usually the
     first empty cell away from black's stones answers, so this is cheap."""
     board = board_of(s)
-    h = s[HEIGHT]
-    w = s[WIDTH]
+    h = np.int64(s[HEIGHT])
+    w = np.int64(s[WIDTH])
+    counts = line_counts(board, h, w)
     untracked = no_touch()
     for cell in range(h * w):
-        if board[cell] == EMPTY and forbidden_on(board, h, w, cell, untracked) == NOT_FORBIDDEN:
+        if board[cell] != EMPTY:
+            continue
+        if not counted_may_be_forbidden(counts, cell):
+            return True
+        if forbidden_kind(board, h, w, np.int64(cell), untracked) == NOT_FORBIDDEN:
             return True
     return False

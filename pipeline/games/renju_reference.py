@@ -26,6 +26,7 @@ board is full or black is to move and every empty cell is forbidden."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 Board = list[list[int]]
@@ -264,12 +265,15 @@ class Comparison:
     results: Counter = field(default_factory=Counter)
 
 
-def compare(games: int, seed: int = 0, size: int = 15, near: float = 0.85) -> Comparison:
+def compare(
+    games: int, seed: int = 0, size: int = 15, near: float = 0.85, progress: Callable[[Comparison], None] | None = None
+) -> Comparison:
     """Play `games` random renju games with the compiled rules (`GameState`) and this
     reference side by side, comparing at every ply the legal moves, black's forbidden cells
     with their reasons (on black's turns) and, after every move, the result. Moves are
     uniform among the legal ones, or with probability `near` among those next to a stone,
-    which builds the crowded shapes where forbidden moves arise."""
+    which builds the crowded shapes where forbidden moves arise. `progress` is called
+    after each game."""
     import numpy as np
 
     from pipeline.games.base import GameSpec
@@ -318,5 +322,7 @@ def compare(games: int, seed: int = 0, size: int = 15, near: float = 0.85) -> Co
                 break
         out.games += 1
         out.results["draw" if state.winner is None else ("black", "white")[state.winner]] += 1
-    out.refused_threes = REFUSED_THREES[0]
+        out.refused_threes = REFUSED_THREES[0]
+        if progress is not None:
+            progress(out)
     return out
