@@ -329,7 +329,12 @@ def forbidden_at(s, cell):
     NOT_FORBIDDEN (also for every other rule set)."""
     if not is_renju(s):
         return NOT_FORBIDDEN
-    return forbidden_on(board_of(s), s[HEIGHT], s[WIDTH], cell, no_touch())
+    h = np.int64(s[HEIGHT])
+    w = np.int64(s[WIDTH])
+    # The pre-check reads the state in place; only a real check copies the board.
+    if not may_be_forbidden(s[BOARD : BOARD + h * w], h, w, np.int64(cell)):
+        return NOT_FORBIDDEN
+    return forbidden_kind(board_of(s), h, w, np.int64(cell), no_touch())
 
 
 @njit(cache=True, nogil=True)
@@ -353,17 +358,16 @@ def black_to_move_under_renju(s):
 @njit(cache=True, nogil=True)
 def black_has_move(s):
     """Whether black has a legal move (an empty cell that is not forbidden). Usually the
-    first empty cell away from black's stones answers, so this is cheap."""
-    board = board_of(s)
+    first empty cell away from black's stones answers, so this is cheap: it is asked after
+    every white move (`gomoku.place_stone`)."""
     h = np.int64(s[HEIGHT])
     w = np.int64(s[WIDTH])
-    counts = line_counts(board, h, w)
-    untracked = no_touch()
+    view = s[BOARD : BOARD + h * w]
     for cell in range(h * w):
-        if board[cell] != EMPTY:
+        if view[cell] != EMPTY:
             continue
-        if not counted_may_be_forbidden(counts, cell):
+        if not may_be_forbidden(view, h, w, np.int64(cell)):
             return True
-        if forbidden_kind(board, h, w, np.int64(cell), untracked) == NOT_FORBIDDEN:
+        if forbidden_kind(board_of(s), h, w, np.int64(cell), no_touch()) == NOT_FORBIDDEN:
             return True
     return False
