@@ -65,18 +65,21 @@ def board_of(s):
 def read_line(board, h, w, cell, d, line, touched):
     """line[i] = the cell (i - SPAN) steps from `cell` along direction d (WALL off the
     board); marks the cells read in `touched` when it has room for them."""
-    r0 = cell // w
-    c0 = cell % w
+    dr = LINE_R[d]
+    dc = LINE_C[d]
+    r = cell // w - SPAN * dr
+    c = cell % w - SPAN * dc
+    track = touched.shape[0] > 0
     for i in range(LINE):
-        r = r0 + (i - SPAN) * LINE_R[d]
-        c = c0 + (i - SPAN) * LINE_C[d]
         if 0 <= r < h and 0 <= c < w:
             e = r * w + c
             line[i] = board[e]
-            if touched.shape[0] > 0:
+            if track:
                 touched[e] = True
         else:
             line[i] = WALL
+        r += dr
+        c += dc
 
 
 @njit(cache=True, nogil=True)
@@ -235,7 +238,7 @@ def scan_forbidden(board, h, w, out):
 @njit(cache=True, nogil=True)
 def makes_five(board, h, w, cell, touched):
     """Does a black stone on the empty `cell` make exactly five in some direction?"""
-    line = np.empty(LINE, dtype=np.int32)
+    line = np.empty(LINE, dtype=np.int64)
     board[cell] = BLACK
     five = False
     for d in range(4):
@@ -255,59 +258,73 @@ def forbidden_kind(board, h, w, cell, touched):
     back) is int32 [cells]; every cell read is marked in `touched` unless `touched` is
     empty (no_touch()). All integer arguments are int64: the function calls itself, and numba's
     cache mis-links a recursive function called with other types (numba issue #6713)."""
-    lines = np.empty((4, LINE), dtype=np.int32)
+    # One scratch block per call (the recursion needs its own): rows 0-3 the four lines,
+    # 4-5 five_ways' masks and spots, 6-9 each line's three spots.
+    buf = np.zeros((10, LINE), dtype=np.int64)
     board[cell] = BLACK
     five = False
     over = False
+    near4 = np.zeros(4, dtype=np.int64)  # other black stones within 4 along each line
+    near3 = np.zeros(4, dtype=np.int64)  # ... within 3
     for d in range(4):
-        read_line(board, h, w, cell, d, lines[d], touched)
-        lo, hi = run_span(lines[d], SPAN)
+        line = buf[d]
+        read_line(board, h, w, cell, d, line, touched)
+        lo, hi = run_span(line, SPAN)
         if hi - lo + 1 == 5:
             five = True
         elif hi - lo + 1 > 5:
             over = True
+        for i in range(1, LINE - 1):
+            if i != SPAN and line[i] == BLACK:
+                near4[d] += 1
+                if 2 <= i <= LINE - 3:
+                    near3[d] += 1
     result = NOT_FORBIDDEN
     if five:
         result = NOT_FORBIDDEN
     elif over:
         result = OVERLINE
     else:
-        masks = np.empty(LINE, dtype=np.int64)
-        spots = np.empty(LINE, dtype=np.int64)
+        masks = buf[4]
+        spots = buf[5]
         fours = 0
         for d in range(4):
-            fours += count_fours(lines[d], masks, spots)
+            if near4[d] >= 3:  # a four needs three more stones within 4
+                fours += count_fours(buf[d], masks, spots)
         if fours >= 2:
             result = DOUBLE_FOUR
         else:
-            spots3 = np.zeros((4, LINE), dtype=np.bool_)
-            has3 = np.zeros(4, dtype=np.bool_)
             remaining = 0
             for d in range(4):
-                if three_spots(lines[d], spots3[d], masks, spots) > 0:
-                    has3[d] = True
+                if near3[d] >= 2:  # a three needs two more stones within 3
                     remaining += 1
-            # Only now the recursion, and only while two threes are still possible: most
-            # cells have fewer than two candidate directions and never get here.
-            threes = 0
-            for d in range(4):
-                if threes >= 2 or threes + remaining < 2:
-                    break
-                if not has3[d]:
-                    continue
-                remaining -= 1
-                step = LINE_R[d] * w + LINE_C[d]
-                for j in range(1, LINE - 1):
-                    if not spots3[d, j]:
-                        continue
-                    q = cell + (j - SPAN) * step
-                    if not makes_five(board, h, w, q, touched) and (
-                        forbidden_kind(board, h, w, q, touched) == NOT_FORBIDDEN
-                    ):
-                        threes += 1
+            if remaining >= 2:
+                has3 = np.zeros(4, dtype=np.bool_)
+                remaining = 0
+                for d in range(4):
+                    if near3[d] >= 2 and three_spots(buf[d], buf[6 + d], masks, spots) > 0:
+                        has3[d] = True
+                        remaining += 1
+                # Only now the recursion, and only while two threes are still possible.
+                threes = 0
+                for d in range(4):
+                    if threes >= 2 or threes + remaining < 2:
                         break
-            if threes >= 2:
-                result = DOUBLE_THREE
+                    if not has3[d]:
+                        continue
+                    remaining -= 1
+                    step = LINE_R[d] * w + LINE_C[d]
+                    for j in range(1, LINE - 1):
+                        if buf[6 + d, j] == 0:
+                            continue
+                        q = cell + (j - SPAN) * step
+                        if not makes_five(board, h, w, q, touched) and (
+                            forbidden_kind(board, h, w, q, touched) == NOT_FORBIDDEN
+                        ):
+                            threes += 1
+                            break
+                if threes >= 2:
+                    result = DOUBLE_THREE
     board[cell] = EMPTY
     return result
 
