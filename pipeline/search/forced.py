@@ -14,6 +14,11 @@ At each expansion of a k-in-a-row position (`search.tactics` on):
    that stone). A move whose check fails stays a child, so a node is a proven loss only
    when every legal move is refuted by a proof.
 
+Under renju a stone off the proof can also matter by changing which cells are forbidden
+to black: the replay then also requires every black move of the proof to be legal, and
+each "any move" black makes where its block was forbidden to find that block still
+forbidden (else the move stays a child).
+
 Every claim rests on a proof found by the solvers (`pipeline.tactics`), which never claim
 a win that is not one; a budget that runs out only leaves moves in, never claims."""
 
@@ -23,7 +28,7 @@ from numba import njit
 from pipeline.games.connect6 import mark_windows, stones_left_in_turn
 from pipeline.games.kernels import apply_unchecked, winning_moves
 from pipeline.games.layout import BOARD, CONNECT6, GOMOKU, HEIGHT, KIND, PLY, TO_MOVE, WIDTH, WIN_LENGTH, WINNER
-from pipeline.tactics.threats import LOST, four_moves, line_wins, null_move, threat_defences
+from pipeline.tactics.threats import LOST, four_moves, illegal_for, line_wins, null_move, restricted, threat_defences
 from pipeline.tactics.vcf import vcf
 from pipeline.tactics.vct import vct
 
@@ -53,15 +58,29 @@ def proof_survives(s, stone, pv, pv_len, work, scratch):
     the mover has put a stone on `stone`, a cell off the proof? `work` is scratch state."""
     me = s[TO_MOVE]
     own = me + 1
+    cells = s[HEIGHT] * s[WIDTH]
     work[:] = s
     apply_unchecked(work, stone)
     if work[WINNER] >= 0 or line_wins(work, stone, own, scratch, 0) > 0:
         return False  # the stone won, or made a four: the proof must be searched again
+    wins = np.zeros(cells, dtype=np.bool_)
     for i in range(pv_len):
         a = pv[i]
         if work[BOARD + a] != 0:
             return False
         mover = work[TO_MOVE]
+        if restricted(work, mover):
+            if illegal_for(work, mover, a):
+                return False  # renju: the stone made a move of the proof forbidden to black
+            if mover == me:
+                # Black defends: a move off white's winning cells was played because
+                # every block was forbidden; with the stone one may be legal now.
+                wins[:] = False
+                winning_moves(work, 1 - me, wins)
+                if not wins[a]:
+                    for e in range(cells):
+                        if wins[e] and not illegal_for(work, me, e):
+                            return False
         apply_unchecked(work, a)
         if work[WINNER] >= 0:
             return work[WINNER] == 1 - me

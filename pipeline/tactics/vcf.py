@@ -19,6 +19,12 @@ threats win; with exactly two, every pair of defender stones that hits all of th
 searched (an AND node). Single threats are not played: they leave the defender a free
 stone, which this search does not model.
 
+Renju: black plays only moves that are not forbidden (a four or three on a forbidden
+cell is not tried, and a counter-four of white whose block is forbidden to black ends
+the line). A white four whose winning cell is forbidden to black wins like a double
+four: black cannot block it (the proof shows any legal black move, then the five). The
+defender's answer sets follow the rule too (`threats.defences_against`).
+
 Soundness: every line ends in a position the rules score as the attacker's win, and at
 every defender turn either the defence is unique or all defences are searched. The
 transposition table holds only fully searched failures (see `table`).
@@ -49,10 +55,13 @@ from pipeline.tactics.threats import (
     all_windows,
     defences_against,
     double_fours_near,
+    first_legal,
     hitting_number,
     hitting_pairs,
+    illegal_for,
     line_wins,
     mark_window_cells,
+    restricted,
     window_empties,
     windows_through,
 )
@@ -113,10 +122,14 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
     k = w[WIN_LENGTH]
     aval = atk + 1
     dval = 2 - atk
+    black_atk = restricted(w, atk)  # renju: the attacker's moves must not be forbidden
+    black_def = restricted(w, 1 - atk)  # renju: nor the defender's
     cand = np.empty(cells, dtype=np.int64)
     n4 = 0
     n3 = 0
     if d_count == 1:
+        if black_atk and illegal_for(w, atk, d_cell):
+            return 0  # the defender's four cannot be blocked
         cand[0] = d_cell
         n4 = 1
     else:
@@ -142,6 +155,8 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
     # First pass: a double four wins on the spot, so look for one before going deep.
     for i in range(n4):
         c = cand[i]
+        if black_atk and illegal_for(w, atk, c):
+            continue
         w[BOARD + c] = aval
         nw = line_wins(w, c, aval, scratch, 0)
         w[BOARD + c] = 0
@@ -155,11 +170,28 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             pv[pos + 2] = scratch[1]
             ctx[PV_LEN] = pos + 3
             return 1
+        if nw == 1 and black_def:
+            # Renju: a white four whose winning cell black may not fill wins as well.
+            apply_unchecked(w, c)
+            won = False
+            if w[WINNER] == ONGOING and illegal_for(w, 1 - atk, scratch[0]):
+                x = first_legal(w, 1 - atk)
+                if x >= 0:
+                    won = True
+                    pv[pos] = c
+                    pv[pos + 1] = x
+                    pv[pos + 2] = scratch[0]
+                    ctx[PV_LEN] = pos + 3
+            take_back(w, c)
+            if won:
+                return 1
     for i in range(n4 + n3):
         if ctx[NODES] >= ctx[BUDGET]:
             return -1
         ctx[NODES] += 1
         c = cand[i]
+        if black_atk and illegal_for(w, atk, c):
+            continue
         apply_unchecked(w, c)
         if w[WINNER] != ONGOING:  # a draw by a full board (a win was ruled out above)
             take_back(w, c)
@@ -168,6 +200,9 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
         ckey = key ^ ZOBRIST[aval, c]
         if nw == 1:
             b = scratch[0]
+            if black_def and illegal_for(w, 1 - atk, b):
+                take_back(w, c)  # black could not move at all (shown above otherwise)
+                continue
             apply_unchecked(w, b)
             if w[WINNER] == ONGOING:
                 nd = line_wins(w, b, dval, dscratch, 0)
@@ -200,9 +235,13 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
         replies = np.empty(cells, dtype=np.int64)
         nrep = defences_against(w, nf, f_cells, f_w0, f_w1, 1 - atk, replies)
         if nrep == 0:
-            # Nothing stops every threat: any reply loses; show it with a block of one.
-            replies[0] = f_cells[0]
+            # Nothing stops every threat: any reply loses; show it with a block of one
+            # (renju: with any move black may play, when that block is forbidden to it).
+            replies[0] = f_cells[0] if not illegal_for(w, 1 - atk, f_cells[0]) else first_legal(w, 1 - atk)
             nrep = 1
+            if replies[0] < 0:
+                take_back(w, c)
+                continue
         all_win = True
         for j in range(nrep):
             m = replies[j]

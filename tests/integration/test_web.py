@@ -384,3 +384,28 @@ def test_first_screen_is_an_empty_board_against_the_shipped_model(first_screen_s
     page.select_option("#opponent", "gomoku-9x9")
     page.screenshot(path=str(SCREENSHOTS / "first-screen.png"))
     page.close()
+
+
+def test_browser_renju_marks_and_refuses_black_s_forbidden_points(server, browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 720})
+    settled(page, server)
+    page.select_option("#game", "gomoku")
+    page.select_option("#rules", "renju")
+    assert page.input_value("#size") == "15" and page.input_value("#k") == "5"  # renju's board, five
+    assert page.is_disabled("#k")
+    page.select_option("#human", "both")
+    page.click("#new")
+    page.wait_for_function("game !== null && game.spec.rules === 'renju' && !busy")
+    moves = ["g11", "a1", "g10", "a3", "e9", "a5", "f9", "a7"]  # g9: a double three for black
+    for i, move in enumerate(moves):
+        click_cell(page, move)
+        page.wait_for_function(f"game.history.length === {i + 1} && !busy")
+    assert page.evaluate("game.forbidden.map(nameOf)") == ["g9"]
+    assert "forbidden points" in page.inner_text("#status")
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "renju.png"))
+    click_cell(page, "g9")
+    page.wait_for_function("document.getElementById('error').textContent.includes('forbidden')")
+    assert "forbidden to black: double three" in page.inner_text("#error")
+    assert page.evaluate("game.history.length") == 8
+    page.close()

@@ -25,7 +25,7 @@ def choose(state, tactics: str) -> int:
     return search.tree.best_action(0)
 
 
-@pytest.mark.parametrize("spec", ["gomoku:9", "gomoku:15x15:k5:exact"])
+@pytest.mark.parametrize("spec", ["gomoku:9", "gomoku:15x15:k5:exact", "gomoku:15x15:k5:renju"])
 def test_the_search_never_plays_into_a_vcf(spec):
     spec = GameSpec.parse(spec)
     blunders = []
