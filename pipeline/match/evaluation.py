@@ -45,11 +45,15 @@ class Evaluation:
     forfeits: list[str] = field(default_factory=list)  # an external engine's forfeits, each a lost game
 
     @staticmethod
-    def setup(model: Path, vs: str, simulations: int, board: str | None = None) -> Evaluation:
+    def setup(
+        model: Path, vs: str, simulations: int, board: str | None = None, tactics: str | None = None
+    ) -> Evaluation:
         """Load both players; CheckpointError or ValueError for a model or opponent that
-        cannot play."""
+        cannot play. `tactics` overrides the searches' threat solvers (off, vcf, vct)."""
         spec = model_spec(model, board)
         search = SearchConfig(simulations=simulations)
+        if tactics is not None:
+            search = search.model_copy(update={"tactics": tactics})
         player = make_player(str(model), spec, search)
         player.name = model.stem
         return Evaluation(spec, player, make_player(vs, spec, search), simulations)

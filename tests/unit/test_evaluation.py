@@ -63,6 +63,16 @@ def test_without_tactics_no_game_is_told_as_proven():
     assert result.wins == 2 and result.proofs == [] and len(evaluation.describe("random").splitlines()) == 1
 
 
+@pytest.mark.parametrize("tactics", ["off", "vct"])
+def test_the_tactics_option_reaches_the_models_search(tactics):
+    evaluation = Evaluation.setup(MODEL, "pure:50", simulations=16, tactics=tactics)
+    assert evaluation.player.config.tactics == tactics
+    result = evaluation.play(games=2, seed=0, opening_plies=1)
+    assert result.games == 2
+    if tactics == "off":
+        assert result.proofs == []  # nothing proved without solvers
+
+
 def test_a_game_record_carries_the_first_proof_of_either_side():
     """From black's open three (VCF in 2), the player as black proves it at move 7; as
     white (game 1) the random black side proves nothing."""
