@@ -148,6 +148,16 @@ def rules_label(spec: GameSpec) -> str:
     return f"k{spec.k}-{spec.rules}"
 
 
+def sgf_header(spec: GameSpec) -> str:
+    """The SGF root properties that name the game: GM (4 for the k-in-a-row games, 11 for
+    Hex), SZ, and RU where the rules vary (Gomoku's freestyle, exact or renju)."""
+    size = f"{spec.width}" if spec.width == spec.height else f"{spec.width}:{spec.height}"
+    if spec.kind == HEX:
+        return f"GM[11]SZ[{size}]"
+    rules = "" if spec.kind == CONNECT6 else f"RU[{spec.rules}]"
+    return f"GM[4]SZ[{size}]{rules}"
+
+
 def sgf_move(spec: GameSpec, history: list[int], player: int, action: int) -> tuple[int, str]:
     """Our `player`'s `action` after `history` as an SGF node writes it: (colour, point).
     Hex is written as HexGui writes it, in HTP's frame after a swap (`htp_frame`)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
-from pipeline.games.presentation import sgf_move, sgf_read
+from pipeline.games.presentation import sgf_header, sgf_move, sgf_read
 
 SGF_GAME = {"gomoku": 4, "connect6": 4, "hex": 11}
 # RU[] values read as each of our Gomoku rule sets (case-insensitive); we write the first.
@@ -29,9 +29,7 @@ class RecordError(ValueError):
 
 def to_sgf(state: GameState) -> str:
     spec = state.spec
-    size = f"{spec.width}" if spec.width == spec.height else f"{spec.width}:{spec.height}"
-    rules = f"RU[{spec.rules}]" if spec.game == "gomoku" else ""
-    head = f"(;FF[4]GM[{SGF_GAME[spec.game]}]SZ[{size}]{rules}AP[zero-pipeline]GN[{spec}]"
+    head = f"(;FF[4]{sgf_header(spec)}AP[zero-pipeline]GN[{spec}]"
     replay = spec.new_game()
     nodes = []
     for a in state.history:
