@@ -15,17 +15,26 @@ At each expansion of a k-in-a-row position (`search.tactics` on):
    when every legal move is refuted by a proof.
 
 Every claim rests on a proof found by the solvers (`pipeline.tactics`), which never claim
-a win that is not one; a budget that runs out only leaves moves in, never claims."""
+a win that is not one; a budget that runs out only leaves moves in, never claims.
+
+Cost: most leaves hold no threat at all, so the verdict is made cheap where it finds
+nothing. In Gomoku one scan of the board's windows (`gomoku_scan`) serves both solver
+calls (the mover's, and the opponent's with the mover passing: the same board) and the
+threat check; a side with no window of k - 2 stones has nothing to search. The arrays
+live in a scratch made once (`pipeline.tactics.scratch`; `tactical_verdict_into`), and
+the verdicts, masks and tables are those of the plain path, call for call
+(tests/unit/test_verdict_reference.py)."""
 
 import numpy as np
 from numba import njit
 
 from pipeline.games.connect6 import mark_windows, stones_left_in_turn
-from pipeline.games.kernels import apply_unchecked, winning_moves
-from pipeline.games.layout import BOARD, CONNECT6, GOMOKU, HEIGHT, KIND, PLY, TO_MOVE, WIDTH, WIN_LENGTH, WINNER
-from pipeline.tactics.threats import LOST, four_moves, line_wins, null_move, threat_defences
-from pipeline.tactics.vcf import vcf
-from pipeline.tactics.vct import vct
+from pipeline.games.kernels import apply_unchecked
+from pipeline.games.layout import BOARD, CONNECT6, GOMOKU, HEIGHT, KIND, PLY, TO_MOVE, WIDTH, WINNER
+from pipeline.tactics.scratch import SCAN_WINS, scratch_for
+from pipeline.tactics.table import SALT_VCF, SALT_VCT
+from pipeline.tactics.threats import LOST, four_moves_into, gomoku_scan, line_wins, null_move, threat_defences_into
+from pipeline.tactics.vcf import c6_solve, gomoku_solve_scanned, vcf_into
 
 TACTICS_OFF = 0
 TACTICS_VCF = 1
@@ -38,13 +47,12 @@ LOSS = -1  # the player to move loses whatever it plays
 
 
 @njit(cache=True, nogil=True)
-def wins_at_once(s):
-    """Can the player to move complete a line with the stones it has left this turn?"""
-    cells = s[HEIGHT] * s[WIDTH]
-    marks = np.zeros(cells, dtype=np.bool_)
+def wins_at_once(s, sc):
+    """Can the player to move complete a line with the stones it has left this turn?
+    (Gomoku: read from the scan in `sc`, which must be of this board.)"""
     if s[KIND] == CONNECT6:
-        return mark_windows(s, s[TO_MOVE], 6 - stones_left_in_turn(s[PLY]), marks) > 0
-    return winning_moves(s, s[TO_MOVE], marks) > 0
+        return mark_windows(s, s[TO_MOVE], 6 - stones_left_in_turn(s[PLY]), sc.mark2) > 0
+    return sc.scan[s[TO_MOVE], SCAN_WINS] > 0
 
 
 @njit(cache=True, nogil=True)
@@ -72,13 +80,15 @@ def proof_survives(s, stone, pv, pv_len, work, scratch):
 
 
 @njit(cache=True, nogil=True)
-def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, work, scratch, proof):
+def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc):
     """Narrow `mask` to the moves not refuted by a proof of the opponent's win; return how
-    many remain. `pv[:pv_len]` is the opponent's proof with the mover passing."""
+    many remain. `pv[:pv_len]` is the opponent's proof with the mover passing (not in
+    the scratch's arrays, which this uses)."""
     cells = s[HEIGHT] * s[WIDTH]
     me = s[TO_MOVE]
-    candidate = np.zeros(cells, dtype=np.bool_)
-    four_moves(s, me, candidate)
+    candidate = sc.candidate
+    work = sc.probe
+    four_moves_into(s, me, candidate, work, sc.marks, sc.probe_line)
     for i in range(pv_len):
         candidate[pv[i]] = True
     kept = 0
@@ -88,9 +98,9 @@ def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, work, scratch, 
         if candidate[a]:
             work[:] = s
             apply_unchecked(work, a)
-            refuted = work[WINNER] < 0 and vcf(work, budget, max_depth, table, proof)[0] == 1
+            refuted = work[WINNER] < 0 and vcf_into(work, budget, max_depth, table, sc.proof, sc)[0] == 1
         else:
-            refuted = proof_survives(s, a, pv, pv_len, work, scratch)
+            refuted = proof_survives(s, a, pv, pv_len, work, sc.probe_line)
         if refuted:
             mask[a] = False
         else:
@@ -99,29 +109,43 @@ def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, work, scratch, 
 
 
 @njit(cache=True, nogil=True)
-def tactical_verdict(s, mask, mode, budget, max_depth, table, null_table, pv):
+def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, pv, sc):
     """The solvers' verdict on the position `s` for the player to move (OPEN, WIN or
     LOSS) and, for WIN, the move that starts the proof. `mask` (the legal moves) is
     narrowed to the defences when the opponent threatens. `table` and `null_table` are
     transposition tables (`pipeline.tactics.table.new_table`) kept between calls: the
     second holds the searches with the mover passing, whose boards have the other player
-    to move. `pv` is scratch room for a proof."""
+    to move. `pv` is room for a proof, `sc` the scratch (`pipeline.tactics.scratch`) made
+    for this game and at least `max_depth`."""
     kind = s[KIND]
     if mode == TACTICS_OFF or (kind != GOMOKU and kind != CONNECT6) or s[WINNER] >= 0:
         return OPEN, -1
     budget = np.int64(budget)
     max_depth = np.int64(max_depth)
-    if mode == TACTICS_VCT:
-        found, _, _ = vct(s, budget, max_depth, table, pv)
-    else:
-        found, _, _ = vcf(s, budget, max_depth, table, pv)
-    if found == 1:
-        return WIN, pv[0]
     cells = s[HEIGHT] * s[WIDTH]
-    marks = np.zeros(cells, dtype=np.bool_)
-    need = threat_defences(s, marks)
+    marks = sc.marks
+    if kind == GOMOKU:
+        # One scan of the board for both solver calls and the threat check.
+        gomoku_scan(s, sc.scan, sc.wins, sc.fours)
+        if mode == TACTICS_VCT:
+            found, _, _ = gomoku_solve_scanned(s, budget, max_depth, np.int64(1), SALT_VCT, table, pv, sc)
+        else:
+            found, _, _ = gomoku_solve_scanned(s, budget, max_depth, np.int64(0), SALT_VCF, table, pv, sc)
+        if found == 1:
+            return WIN, pv[0]
+        # The opponent's winning cells: the block, or a loss when there are two.
+        them = 1 - s[TO_MOVE]
+        threats = sc.scan[them, SCAN_WINS]
+        for a in range(cells):
+            marks[a] = sc.wins[them, a]
+        need = 0 if threats == 0 else (1 if threats == 1 else LOST)
+    else:
+        found, _, _ = c6_solve(s, budget, max_depth, table, pv, sc)
+        if found == 1:
+            return WIN, pv[0]
+        need = threat_defences_into(s, marks, sc.a_keys[0], sc.a_e0[0], sc.a_e1[0])
     if need == LOST:
-        if wins_at_once(s):
+        if wins_at_once(s, sc):
             return OPEN, -1  # the solver's budget ran out before the obvious: keep every move
         return LOSS, -1
     if need > 0:
@@ -130,14 +154,21 @@ def tactical_verdict(s, mask, mode, budget, max_depth, table, null_table, pv):
         return OPEN, -1
     if kind != GOMOKU:
         return OPEN, -1
-    passed = np.empty_like(s)
+    passed = sc.passed
     null_move(s, passed)
-    found, pv_len, _ = vcf(passed, budget, max_depth, null_table, pv)
+    # The same board with the other player to move: the scan still holds.
+    found, pv_len, _ = gomoku_solve_scanned(passed, budget, max_depth, np.int64(0), SALT_VCF, null_table, pv, sc)
     if found != 1:
         return OPEN, -1
-    work = np.empty_like(s)
-    scratch = np.empty(8 * s[WIN_LENGTH] + 8, dtype=np.int64)
-    proof = np.empty_like(pv)
-    if refute_threat(s, mask, budget, max_depth, table, pv, pv_len, work, scratch, proof) == 0:
+    if refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc) == 0:
         return LOSS, -1
     return OPEN, -1
+
+
+@njit(cache=True, nogil=True)
+def tactical_verdict(s, mask, mode, budget, max_depth, table, null_table, pv):
+    """`tactical_verdict_into` with a scratch of its own (made per call: for one-off
+    questions; the tree keeps one)."""
+    return tactical_verdict_into(
+        s, mask, mode, budget, max_depth, table, null_table, pv, scratch_for(s, max(np.int64(max_depth), 1))
+    )

@@ -1,7 +1,8 @@
 """Victory by continuous fours (Gomoku) and by double threats (Connect6).
 
 Entry point `vcf(s, budget, max_depth, table, pv)`, compiled and callable from compiled
-code, for the player to move in `s` (left unchanged):
+code, for the player to move in `s` (left unchanged); `vcf_into(..., scratch)` is the
+same search in the caller's room (`pipeline.tactics.scratch`), which the tree uses:
   returns (result, pv_len, nodes): result 1 when a win is proven, 0 when none was found
   (no win of this kind, or the budget or depth ran out); pv[:pv_len] is the proof line,
   the actions in play order (attacker, defender, ...; Connect6 one stone per action,
@@ -19,6 +20,18 @@ threats win; with exactly two, every pair of defender stones that hits all of th
 searched (an AND node). Single threats are not played: they leave the defender a free
 stone, which this search does not model.
 
+Cost: the searches allocate nothing (every array is in the scratch); the root's
+candidates are found once, not once per round of iterative deepening, and a root with
+none ends the search after one round, storing in the table what the remaining rounds
+would have stored; the winning cells a stone makes are found with `new_wins`, which the
+invariant below allows. Results, proofs, node counts and table contents are those of the
+plain search (tests/unit/test_verdict_reference.py).
+
+Invariant: at the attacker's turn it has no winning cell (it would have won), and the
+defender's only winning cells are the `d_count` known ones; a defender's block cannot
+give the attacker one, nor an attacker's stone the defender. So the winning cells after
+a stone are the ones it made, which `new_wins` finds.
+
 Soundness: every line ends in a position the rules score as the attacker's win, and at
 every defender turn either the defence is unique or all defences are searched. The
 transposition table holds only fully searched failures (see `table`).
@@ -28,7 +41,8 @@ import numpy as np
 from numba import njit
 
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
-from pipeline.games.kernels import apply_unchecked, winning_moves
+from pipeline.games.gomoku import DIR_C, DIR_R
+from pipeline.games.kernels import apply_unchecked
 from pipeline.games.layout import (
     BOARD,
     CONNECT6,
@@ -44,15 +58,18 @@ from pipeline.games.layout import (
     WIN_LENGTH,
     WINNER,
 )
+from pipeline.tactics.scratch import SCAN_WINS, scratch_for
 from pipeline.tactics.table import SALT_C6, SALT_VCF, ZOBRIST, board_key, probe_failed, store_failed
 from pipeline.tactics.threats import (
     all_windows,
-    defences_against,
-    double_fours_near,
+    defences_against_into,
+    double_fours_near_into,
+    first_window,
+    gomoku_scan,
     hitting_number,
     hitting_pairs,
-    line_wins,
     mark_window_cells,
+    new_wins,
     window_empties,
     windows_through,
 )
@@ -61,6 +78,9 @@ ONGOING = -1
 NODES = 0  # ctx slots: nodes used, node budget, proof length
 BUDGET = 1
 PV_LEN = 2
+ROOT_FOURS = 3  # the root's four (and, VCT, three) candidates once found; -1 before
+ROOT_THREES = 4
+ROOT_SEEN = 5  # Connect6: the root got past the table in this search
 
 
 @njit(cache=True, nogil=True)
@@ -78,15 +98,14 @@ def take_back(w, cell):
 
 
 @njit(cache=True, nogil=True)
-def _sort_by_distance(cand, n, w, centre):
+def _sort_by_distance(cand, n, w, centre, dist):
     """Order candidates by Chebyshev distance to `centre` (the last attacking stone):
-    forcing lines usually continue where the last threat was made."""
+    forcing lines usually continue where the last threat was made. `dist` is room for n."""
     width = w[WIDTH]
     if centre < 0:
         return
     cr = centre // width
     cc = centre % width
-    dist = np.empty(n, dtype=np.int64)
     for i in range(n):
         dist[i] = max(abs(cand[i] // width - cr), abs(cand[i] % width - cc))
     for i in range(1, n):
@@ -97,14 +116,25 @@ def _sort_by_distance(cand, n, w, centre):
             j -= 1
 
 
+@njit(cache=True, nogil=True)
+def _check_room(s, max_depth, sc):
+    cells = s[HEIGHT] * s[WIDTH]
+    if sc.cand.shape[0] < max_depth + 1 or sc.cand.shape[1] < cells or sc.work.shape[0] != s.shape[0]:
+        raise ValueError("solver scratch too small for this position or depth")
+    if s[KIND] == CONNECT6 and sc.a_keys.shape[1] < 4 * cells:
+        raise ValueError("solver scratch made for another game")
+
+
 # ---- Gomoku ---------------------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True)
-def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_cell, last):
+def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_cell, last, sc, root):
     """Attacker node: `atk` to move with no winning cell; the defender has `d_count`
     winning cells (d_cell the first). Returns 1 win (pv[pos:ctx[PV_LEN]] the line),
-    0 no win within `depth` attacker moves, -1 budget spent."""
+    0 no win within `depth` attacker moves, -1 budget spent. `sc` is the scratch; the
+    root (`root` 1) takes its candidates from `sc.fours` (the scan of its board) once
+    and keeps them in row 0 for the later rounds."""
     if d_count >= 2 or depth <= 0 or pos + 3 > pv.shape[0]:
         return 0
     if probe_failed(table, key, depth):
@@ -113,48 +143,62 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
     k = w[WIN_LENGTH]
     aval = atk + 1
     dval = 2 - atk
-    cand = np.empty(cells, dtype=np.int64)
-    n4 = 0
-    n3 = 0
-    if d_count == 1:
-        cand[0] = d_cell
-        n4 = 1
+    scratch = sc.line[depth]
+    dscratch = sc.dline
+    if root != 0 and ctx[ROOT_FOURS] >= 0:
+        # A later round: the same candidates, and the first pass found no double four.
+        cand = sc.cand[0]
+        n4 = ctx[ROOT_FOURS]
+        n3 = ctx[ROOT_THREES]
     else:
-        mark = np.zeros(cells, dtype=np.bool_)
-        mark_window_cells(w, aval, k - 2, k - 2, k, mark)
-        for c in range(cells):
-            if mark[c]:
-                cand[n4] = c
-                n4 += 1
-        _sort_by_distance(cand, n4, w, last)
-        if threes != 0 and k >= 4:
-            mark3 = np.zeros(cells, dtype=np.bool_)
-            mark_window_cells(w, aval, max(k - 3, 1), k - 3, k, mark3)
+        cand = sc.cand[0] if root != 0 else sc.cand[depth]
+        n4 = 0
+        n3 = 0
+        if d_count == 1:
+            cand[0] = d_cell
+            n4 = 1
+        else:
+            if root != 0:
+                mark = sc.fours[atk]
+            else:
+                mark = sc.mark
+                mark[:cells] = False
+                mark_window_cells(w, aval, k - 2, k - 2, k, mark)
             for c in range(cells):
-                if mark3[c] and not mark[c]:
-                    cand[n4 + n3] = c
-                    n3 += 1
-            sub = cand[n4 : n4 + n3]
-            _sort_by_distance(sub, n3, w, last)
-    scratch = np.empty(8 * k + 8, dtype=np.int64)
-    dscratch = np.empty(8 * k + 8, dtype=np.int64)
+                if mark[c]:
+                    cand[n4] = c
+                    n4 += 1
+            _sort_by_distance(cand, n4, w, last, sc.dist)
+            if threes != 0 and k >= 4:
+                mark3 = sc.mark2
+                mark3[:cells] = False
+                mark_window_cells(w, aval, max(k - 3, 1), k - 3, k, mark3)
+                for c in range(cells):
+                    if mark3[c] and not mark[c]:
+                        cand[n4 + n3] = c
+                        n3 += 1
+                sub = cand[n4 : n4 + n3]
+                _sort_by_distance(sub, n3, w, last, sc.dist)
+        # First pass: a double four wins on the spot, so look for one before going deep.
+        for i in range(n4):
+            c = cand[i]
+            w[BOARD + c] = aval
+            nw = new_wins(w, c, aval, scratch, 0)
+            w[BOARD + c] = 0
+            if nw >= 2:
+                apply_unchecked(w, c)
+                apply_unchecked(w, scratch[0])
+                take_back(w, scratch[0])
+                take_back(w, c)
+                pv[pos] = c
+                pv[pos + 1] = scratch[0]
+                pv[pos + 2] = scratch[1]
+                ctx[PV_LEN] = pos + 3
+                return 1
+        if root != 0:
+            ctx[ROOT_FOURS] = n4
+            ctx[ROOT_THREES] = n3
     aborted = False
-    # First pass: a double four wins on the spot, so look for one before going deep.
-    for i in range(n4):
-        c = cand[i]
-        w[BOARD + c] = aval
-        nw = line_wins(w, c, aval, scratch, 0)
-        w[BOARD + c] = 0
-        if nw >= 2:
-            apply_unchecked(w, c)
-            apply_unchecked(w, scratch[0])
-            take_back(w, scratch[0])
-            take_back(w, c)
-            pv[pos] = c
-            pv[pos + 1] = scratch[0]
-            pv[pos + 2] = scratch[1]
-            ctx[PV_LEN] = pos + 3
-            return 1
     for i in range(n4 + n3):
         if ctx[NODES] >= ctx[BUDGET]:
             return -1
@@ -164,15 +208,28 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
         if w[WINNER] != ONGOING:  # a draw by a full board (a win was ruled out above)
             take_back(w, c)
             continue
-        nw = line_wins(w, c, aval, scratch, 0)
+        nw = new_wins(w, c, aval, scratch, 0)
         ckey = key ^ ZOBRIST[aval, c]
         if nw == 1:
             b = scratch[0]
             apply_unchecked(w, b)
             if w[WINNER] == ONGOING:
-                nd = line_wins(w, b, dval, dscratch, 0)
+                nd = new_wins(w, b, dval, dscratch, 0)
                 r = gomoku_attack(
-                    w, atk, depth - 1, threes, pos + 2, ctx, table, pv, ckey ^ ZOBRIST[dval, b], nd, dscratch[0], c
+                    w,
+                    atk,
+                    depth - 1,
+                    threes,
+                    pos + 2,
+                    ctx,
+                    table,
+                    pv,
+                    ckey ^ ZOBRIST[dval, b],
+                    nd,
+                    dscratch[0],
+                    c,
+                    sc,
+                    np.int64(0),
                 )
             else:
                 r = 0
@@ -190,15 +247,15 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             continue
         # A three: the defender's replies are every cell that stops all the double
         # fours it threatens, plus each counter-four; each must lose for the defender.
-        f_cells = np.empty(8 * k + 8, dtype=np.int64)
-        f_w0 = np.empty(8 * k + 8, dtype=np.int64)
-        f_w1 = np.empty(8 * k + 8, dtype=np.int64)
-        nf = double_fours_near(w, c, aval, f_cells, f_w0, f_w1)
+        f_cells = sc.f_cells[depth]
+        f_w0 = sc.f_w0[depth]
+        f_w1 = sc.f_w1[depth]
+        nf = double_fours_near_into(w, c, aval, f_cells, f_w0, f_w1, scratch)
         if nf == 0:
             take_back(w, c)
             continue
-        replies = np.empty(cells, dtype=np.int64)
-        nrep = defences_against(w, nf, f_cells, f_w0, f_w1, 1 - atk, replies)
+        replies = sc.replies[depth]
+        nrep = defences_against_into(w, nf, f_cells, f_w0, f_w1, 1 - atk, replies, sc.seen, sc.mark2, scratch)
         if nrep == 0:
             # Nothing stops every threat: any reply loses; show it with a block of one.
             replies[0] = f_cells[0]
@@ -208,9 +265,22 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             m = replies[j]
             apply_unchecked(w, m)
             if w[WINNER] == ONGOING:
-                nd = line_wins(w, m, dval, dscratch, 0)
+                nd = new_wins(w, m, dval, dscratch, 0)
                 r = gomoku_attack(
-                    w, atk, depth - 1, threes, pos + 2, ctx, table, pv, ckey ^ ZOBRIST[dval, m], nd, dscratch[0], c
+                    w,
+                    atk,
+                    depth - 1,
+                    threes,
+                    pos + 2,
+                    ctx,
+                    table,
+                    pv,
+                    ckey ^ ZOBRIST[dval, m],
+                    nd,
+                    dscratch[0],
+                    c,
+                    sc,
+                    np.int64(0),
                 )
             else:
                 r = 0
@@ -234,29 +304,35 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
 
 
 @njit(cache=True, nogil=True)
-def gomoku_solve(s, budget, max_depth, threes, salt, table, pv):
+def gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc):
     """Iterative deepening over `gomoku_attack`: shortest proofs first, and the table
-    carries each round's failures into the next."""
+    carries each round's failures into the next. `sc.scan`, `sc.wins` and `sc.fours`
+    must hold `gomoku_scan` of this board (for either player to move)."""
+    _check_room(s, max_depth, sc)
     cells = s[HEIGHT] * s[WIDTH]
-    ctx = np.zeros(3, dtype=np.int64)
+    ctx = sc.ctx
+    ctx[:] = 0
     ctx[BUDGET] = budget
+    ctx[ROOT_FOURS] = -1
+    ctx[ROOT_THREES] = -1
     if s[WINNER] != ONGOING:
         return 0, 0, 0
-    w = s.copy()
+    w = sc.work
+    w[:] = s
     # Every argument of the recursive search is int64 at the root too: numba's cache
     # mis-links a recursive function called with other types (numba issue #6713).
     atk = np.int64(w[TO_MOVE])
-    marks = np.zeros(cells, dtype=np.bool_)
-    if winning_moves(w, atk, marks) > 0:
+    if sc.scan[atk, SCAN_WINS] > 0:
         for c in range(cells):
-            if marks[c]:
+            if sc.wins[atk, c]:
                 pv[0] = c
                 return 1, 1, 0
-    marks[:] = False
-    d_count = np.int64(winning_moves(w, 1 - atk, marks))
+    d_count = np.int64(sc.scan[1 - atk, SCAN_WINS])
+    if d_count >= 2:
+        return 0, 0, 0  # every round would stop at the root's first test
     d_cell = np.int64(-1)
     for c in range(cells):
-        if marks[c]:
+        if sc.wins[1 - atk, c]:
             d_cell = c
             break
     last = np.int64(-1)  # the attacker's most recent stone: its next threats are near
@@ -267,75 +343,121 @@ def gomoku_solve(s, budget, max_depth, threes, salt, table, pv):
     key = board_key(w) ^ salt
     for depth in range(1, max_depth + 1):
         r = gomoku_attack(
-            w, atk, np.int64(depth), np.int64(threes), np.int64(0), ctx, table, pv, key, d_count, d_cell, last
+            w,
+            atk,
+            np.int64(depth),
+            np.int64(threes),
+            np.int64(0),
+            ctx,
+            table,
+            pv,
+            key,
+            d_count,
+            d_cell,
+            last,
+            sc,
+            np.int64(1),
         )
         if r == 1:
             return 1, ctx[PV_LEN], ctx[NODES]
         if r < 0:
             break
+        if ctx[ROOT_FOURS] == 0 and ctx[ROOT_THREES] == 0:
+            # Nothing to try at the root: each further round would find nothing again
+            # and store its failure one depth deeper, which comes to this one store.
+            store_failed(table, key, max_depth)
+            break
     return 0, 0, ctx[NODES]
+
+
+@njit(cache=True, nogil=True)
+def gomoku_solve(s, budget, max_depth, threes, salt, table, pv, sc):
+    gomoku_scan(s, sc.scan, sc.wins, sc.fours)
+    return gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc)
 
 
 # ---- Connect6 -------------------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True)
+def window_cells(w, start, d):
+    """The (at most two) empty cells of a Connect6 window, -1 where none (as
+    `window_empties` records them)."""
+    width = w[WIDTH]
+    r0 = start // width
+    c0 = start % width
+    e0 = -1
+    e1 = -1
+    for j in range(6):
+        e = (r0 + DIR_R[d] * j) * width + c0 + DIR_C[d] * j
+        if w[BOARD + e] == 0:
+            if e0 < 0:
+                e0 = e
+            else:
+                e1 = e
+    return e0, e1
+
+
+@njit(cache=True, nogil=True)
 def _c6_win_now(w, atk, pos, pv, ctx):
-    """Complete a window the attacker can fill with the stones left this turn."""
-    cells = w[HEIGHT] * w[WIDTH]
+    """Complete a window the attacker can fill with the stones left this turn (the
+    first that `all_windows` lists)."""
     left = stones_left_in_turn(w[PLY])
-    keys = np.empty(4 * cells, dtype=np.int64)
-    e0 = np.empty(4 * cells, dtype=np.int64)
-    e1 = np.empty(4 * cells, dtype=np.int64)
-    n = all_windows(w, atk, 6 - left, keys, e0, e1)
-    if n == 0 or pos + 2 > pv.shape[0]:
+    start, d = first_window(w, atk, 6 - left)
+    if start < 0 or pos + 2 > pv.shape[0]:
         return 0
-    pv[pos] = e0[0]
+    e0, e1 = window_cells(w, start, d)
+    pv[pos] = e0
     ctx[PV_LEN] = pos + 1
-    if e1[0] >= 0:
-        pv[pos + 1] = e1[0]
+    if e1 >= 0:
+        pv[pos + 1] = e1
         ctx[PV_LEN] = pos + 2
     return 1
 
 
 @njit(cache=True, nogil=True)
-def c6_attack(w, atk, depth, pos, ctx, table, pv, key):
-    """Attacker turn in Connect6 (`atk` to move, one or two stones left this turn)."""
+def c6_attack(w, atk, depth, pos, ctx, table, pv, key, sc, root):
+    """Attacker turn in Connect6 (`atk` to move, one or two stones left this turn).
+    Row `depth` of the scratch's window and pair arrays is this node's."""
     if _c6_win_now(w, atk, pos, pv, ctx) == 1:
         return 1
     if depth <= 0 or pos + 8 > pv.shape[0]:
         return 0
     if probe_failed(table, key, depth):
         return 0
+    if root != 0:
+        ctx[ROOT_SEEN] = 1
     cells = w[HEIGHT] * w[WIDTH]
     left = stones_left_in_turn(w[PLY])
-    cap = 4 * cells
     # The defender's threats: our stones this turn must hit every one of them.
-    dkeys = np.empty(cap, dtype=np.int64)
-    de0 = np.empty(cap, dtype=np.int64)
-    de1 = np.empty(cap, dtype=np.int64)
+    dkeys = sc.d_keys[depth]
+    de0 = sc.d_e0[depth]
+    de1 = sc.d_e1[depth]
     nd = all_windows(w, 1 - atk, 4, dkeys, de0, de1)
-    dmark = np.zeros(cells, dtype=np.bool_)
+    dmark = sc.mark
+    dmark[:cells] = False
     hd = hitting_number(de0, de1, nd, dmark)
     if hd > left:
         store_failed(table, key, depth)
         return 0
     # Our own windows of four already on the board (only possible mid-turn).
-    akeys = np.empty(cap, dtype=np.int64)
-    ae0 = np.empty(cap, dtype=np.int64)
-    ae1 = np.empty(cap, dtype=np.int64)
+    akeys = sc.a_keys[depth]
+    ae0 = sc.a_e0[depth]
+    ae1 = sc.a_e1[depth]
     na0 = all_windows(w, atk, 4, akeys, ae0, ae1)
     # Stones that can make a threat lie in windows that reach four with this turn.
-    mark = np.zeros(cells, dtype=np.bool_)
+    mark = sc.mark2
+    mark[:cells] = False
     mark_window_cells(w, atk + 1, 4 - left, 5, 6, mark)
-    cand = np.empty(cells, dtype=np.int64)
+    cand = sc.cand[depth]
     nc = 0
     for c in range(cells):
         if mark[c] or dmark[c]:
             cand[nc] = c
             nc += 1
-    pa = np.empty(16, dtype=np.int64)
-    pb = np.empty(16, dtype=np.int64)
+    pa = sc.pair_a[depth]
+    pb = sc.pair_b[depth]
+    tmark = sc.seen  # hitting_number's marks, not read here
     dval = 2 - atk
     aborted = False
     for i in range(nc):
@@ -373,7 +495,6 @@ def c6_attack(w, atk, depth, pos, ctx, table, pv, key):
             na = windows_through(w, c1, atk, 4, akeys, ae0, ae1, na)
             if c2 >= 0:
                 na = windows_through(w, c2, atk, 4, akeys, ae0, ae1, na)
-            tmark = np.zeros(cells, dtype=np.bool_)
             ha = hitting_number(ae0, ae1, na, tmark)
             ckey = key ^ ZOBRIST[atk + 1, c1]
             if c2 >= 0:
@@ -417,6 +538,8 @@ def c6_attack(w, atk, depth, pos, ctx, table, pv, key):
                             table,
                             pv,
                             ckey ^ ZOBRIST[dval, pa[q]] ^ ZOBRIST[dval, pb[q]],
+                            sc,
+                            np.int64(0),
                         )
                     else:
                         rr = 0
@@ -445,27 +568,42 @@ def c6_attack(w, atk, depth, pos, ctx, table, pv, key):
 
 
 @njit(cache=True, nogil=True)
-def c6_solve(s, budget, max_depth, table, pv):
-    ctx = np.zeros(3, dtype=np.int64)
+def c6_solve(s, budget, max_depth, table, pv, sc):
+    _check_room(s, max_depth, sc)
+    ctx = sc.ctx
+    ctx[:] = 0
     ctx[BUDGET] = budget
     if s[WINNER] != ONGOING:
         return 0, 0, 0
-    w = s.copy()
-    atk = np.int64(w[TO_MOVE])  # int64 throughout: see gomoku_solve
+    w = sc.work
+    w[:] = s
+    atk = np.int64(w[TO_MOVE])  # int64 throughout: see gomoku_solve_scanned
     key = board_key(w) ^ SALT_C6
     for depth in range(1, max_depth + 1):
-        r = c6_attack(w, atk, np.int64(depth), np.int64(0), ctx, table, pv, key)
+        r = c6_attack(w, atk, np.int64(depth), np.int64(0), ctx, table, pv, key, sc, np.int64(1))
         if r == 1:
             return 1, ctx[PV_LEN], ctx[NODES]
         if r < 0:
             break
+        if ctx[ROOT_SEEN] != 0 and ctx[NODES] == 0:
+            # The root was searched and tried nothing: each further round would do the
+            # same and store its failure one depth deeper, which comes to this one store.
+            store_failed(table, key, max_depth)
+            break
     return 0, 0, ctx[NODES]
+
+
+@njit(cache=True, nogil=True)
+def vcf_into(s, budget, max_depth, table, pv, sc):
+    """`vcf` in the caller's scratch (`pipeline.tactics.scratch`), made for this game
+    and at least `max_depth`."""
+    if s[KIND] == CONNECT6:
+        return c6_solve(s, budget, max_depth, table, pv, sc)
+    return gomoku_solve(s, budget, max_depth, np.int64(0), SALT_VCF, table, pv, sc)
 
 
 @njit(cache=True, nogil=True)
 def vcf(s, budget, max_depth, table, pv):
     """Prove a forcing win for the player to move: Gomoku VCF, Connect6 double-threat
     search. Returns (result, pv_len, nodes); see the module notes."""
-    if s[KIND] == CONNECT6:
-        return c6_solve(s, budget, max_depth, table, pv)
-    return gomoku_solve(s, budget, max_depth, np.int64(0), SALT_VCF, table, pv)
+    return vcf_into(s, budget, max_depth, table, pv, scratch_for(s, max_depth))

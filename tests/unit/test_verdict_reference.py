@@ -25,7 +25,8 @@ import numpy as np
 import pytest
 
 from pipeline.games.base import GameSpec, GameState
-from pipeline.search.forced import TACTICS_MODES, tactical_verdict
+from pipeline.search.forced import TACTICS_MODES, tactical_verdict_into
+from pipeline.tactics.scratch import scratch_for
 from pipeline.tactics.table import new_table
 from pipeline.tactics.threatened import threatened_positions
 from pipeline.tactics.vcf import vcf
@@ -117,12 +118,14 @@ def positions(spec_text: str, seed: int = 2025) -> np.ndarray:
 
 
 def judge(states: np.ndarray, mode: str, budget: int, depth: int, table_bits: int, fresh: bool):
-    """Verdict, winning action and narrowed mask of every position, one call each, in order;
-    with `fresh`, empty tables for every call, else one pair of tables kept throughout
+    """Verdict, winning action and narrowed mask of every position, one call each, in order,
+    the way the tree asks (`tactical_verdict_into`, one scratch for all the calls); with
+    `fresh`, empty tables for every call, else one pair of tables kept throughout
     (returned with the results)."""
     cells = int(states[0, 1] * states[0, 2])
     m = TACTICS_MODES[mode]
     pv = np.zeros(512, dtype=np.int64)
+    scratch = scratch_for(states[0], depth)
     table, null_table = new_table(table_bits), new_table(table_bits)
     verdicts = np.zeros(len(states), dtype=np.int64)
     actions = np.zeros(len(states), dtype=np.int64)
@@ -133,7 +136,7 @@ def judge(states: np.ndarray, mode: str, budget: int, depth: int, table_bits: in
             table[:] = 0
             null_table[:] = 0
         mask = _legal(state, cells)
-        v, a = tactical_verdict(state, mask, m, budget, depth, table, null_table, pv)
+        v, a = tactical_verdict_into(state, mask, m, budget, depth, table, null_table, pv, scratch)
         assert np.array_equal(state, s), "the verdict must leave the position unchanged"
         verdicts[i], actions[i], masks[i] = v, a, mask
     return verdicts, actions, np.packbits(masks, axis=1), table, null_table
