@@ -7,7 +7,8 @@
 
 `collect` plays self-play games (the default self-play config, tactics vcf) and keeps every
 leaf the search expanded, in order. `replay` runs `forced.tactical_verdict` over them in
-that order with one pair of tables kept across calls, as `BatchedMCTS` does, and reports
+that order with one pair of tables and one scratch kept across calls, as `BatchedMCTS`
+does, and reports
 calls/s, the verdicts, the solver's nodes, and the time of each part of the verdict."""
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from numba import njit
 from pipeline.games.base import GameSpec
 from pipeline.games.kernels import legal_mask
 from pipeline.games.layout import CONNECT6, GOMOKU, HEIGHT, KIND, WIDTH
-from pipeline.search.forced import LOSS, TACTICS_MODES, WIN, tactical_verdict
+from pipeline.search.forced import LOSS, TACTICS_MODES, WIN, tactical_verdict_into
+from pipeline.tactics.scratch import scratch_for
 from pipeline.tactics.table import new_table
 from pipeline.tactics.threats import LOST, null_move, threat_defences
-from pipeline.tactics.vcf import vcf
+from pipeline.tactics.vcf import vcf_into
 
 
 def collect(spec_text: str, model: str, games: int, out: str, seed: int, simulations: int) -> None:
@@ -61,9 +63,10 @@ def collect(spec_text: str, model: str, games: int, out: str, seed: int, simulat
 def run_verdicts(states, mode, budget, depth, table, null_table, pv, verdicts, actions, kept):
     cells = states[0, HEIGHT] * states[0, WIDTH]
     mask = np.zeros(cells, dtype=np.bool_)
+    sc = scratch_for(states[0], depth)
     for i in range(states.shape[0]):
         legal_mask(states[i], mask)
-        v, a = tactical_verdict(states[i], mask, mode, budget, depth, table, null_table, pv)
+        v, a = tactical_verdict_into(states[i], mask, mode, budget, depth, table, null_table, pv, sc)
         verdicts[i] = v
         actions[i] = a
         kept[i] = mask.sum()
@@ -71,8 +74,9 @@ def run_verdicts(states, mode, budget, depth, table, null_table, pv, verdicts, a
 
 @njit(cache=True, nogil=True)
 def run_vcf(states, budget, depth, table, pv, found, nodes):
+    sc = scratch_for(states[0], depth)
     for i in range(states.shape[0]):
-        r, _, n = vcf(states[i], budget, depth, table, pv)
+        r, _, n = vcf_into(states[i], budget, depth, table, pv, sc)
         found[i] = r
         nodes[i] = n
 
@@ -88,11 +92,12 @@ def run_threats(states, need):
 @njit(cache=True, nogil=True)
 def run_null(states, which, budget, depth, table, pv, found, nodes):
     passed = np.empty_like(states[0])
+    sc = scratch_for(states[0], depth)
     for i in range(states.shape[0]):
         if not which[i]:
             continue
         null_move(states[i], passed)
-        r, _, n = vcf(passed, budget, depth, table, pv)
+        r, _, n = vcf_into(passed, budget, depth, table, pv, sc)
         found[i] = r
         nodes[i] = n
 

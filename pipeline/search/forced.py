@@ -31,7 +31,23 @@ from numba import njit
 from pipeline.games.connect6 import mark_windows, stones_left_in_turn
 from pipeline.games.kernels import apply_unchecked
 from pipeline.games.layout import BOARD, CONNECT6, GOMOKU, HEIGHT, KIND, PLY, TO_MOVE, WIDTH, WINNER
-from pipeline.tactics.scratch import SCAN_WINS, scratch_for
+from pipeline.tactics.scratch import (
+    A_E0,
+    A_E1,
+    A_KEYS,
+    CANDIDATE,
+    FOURS,
+    MARK2,
+    MARKS,
+    PASSED,
+    PROBE,
+    PROBE_LINE,
+    PROOF,
+    SCAN,
+    SCAN_WINS,
+    WINS,
+    scratch_for,
+)
 from pipeline.tactics.table import SALT_VCF, SALT_VCT
 from pipeline.tactics.threats import LOST, four_moves_into, gomoku_scan, line_wins, null_move, threat_defences_into
 from pipeline.tactics.vcf import c6_solve, gomoku_solve_scanned, vcf_into
@@ -51,8 +67,8 @@ def wins_at_once(s, sc):
     """Can the player to move complete a line with the stones it has left this turn?
     (Gomoku: read from the scan in `sc`, which must be of this board.)"""
     if s[KIND] == CONNECT6:
-        return mark_windows(s, s[TO_MOVE], 6 - stones_left_in_turn(s[PLY]), sc.mark2) > 0
-    return sc.scan[s[TO_MOVE], SCAN_WINS] > 0
+        return mark_windows(s, s[TO_MOVE], 6 - stones_left_in_turn(s[PLY]), sc.flags[MARK2]) > 0
+    return sc.ints[SCAN, 2 * s[TO_MOVE] + SCAN_WINS] > 0
 
 
 @njit(cache=True, nogil=True)
@@ -86,9 +102,9 @@ def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc):
     the scratch's arrays, which this uses)."""
     cells = s[HEIGHT] * s[WIDTH]
     me = s[TO_MOVE]
-    candidate = sc.candidate
-    work = sc.probe
-    four_moves_into(s, me, candidate, work, sc.marks, sc.probe_line)
+    candidate = sc.flags[CANDIDATE]
+    work = sc.states[PROBE]
+    four_moves_into(s, me, candidate, work, sc.flags[MARKS], sc.ints[PROBE_LINE])
     for i in range(pv_len):
         candidate[pv[i]] = True
     kept = 0
@@ -98,9 +114,9 @@ def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc):
         if candidate[a]:
             work[:] = s
             apply_unchecked(work, a)
-            refuted = work[WINNER] < 0 and vcf_into(work, budget, max_depth, table, sc.proof, sc)[0] == 1
+            refuted = work[WINNER] < 0 and vcf_into(work, budget, max_depth, table, sc.ints[PROOF], sc)[0] == 1
         else:
-            refuted = proof_survives(s, a, pv, pv_len, work, sc.probe_line)
+            refuted = proof_survives(s, a, pv, pv_len, work, sc.ints[PROBE_LINE])
         if refuted:
             mask[a] = False
         else:
@@ -123,10 +139,10 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
     budget = np.int64(budget)
     max_depth = np.int64(max_depth)
     cells = s[HEIGHT] * s[WIDTH]
-    marks = sc.marks
+    marks = sc.flags[MARKS]
     if kind == GOMOKU:
         # One scan of the board for both solver calls and the threat check.
-        gomoku_scan(s, sc.scan, sc.wins, sc.fours)
+        gomoku_scan(s, sc.ints[SCAN], sc.flags[WINS : WINS + 2], sc.flags[FOURS : FOURS + 2])
         if mode == TACTICS_VCT:
             found, _, _ = gomoku_solve_scanned(s, budget, max_depth, np.int64(1), SALT_VCT, table, pv, sc)
         else:
@@ -135,15 +151,15 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
             return WIN, pv[0]
         # The opponent's winning cells: the block, or a loss when there are two.
         them = 1 - s[TO_MOVE]
-        threats = sc.scan[them, SCAN_WINS]
+        threats = sc.ints[SCAN, 2 * them + SCAN_WINS]
         for a in range(cells):
-            marks[a] = sc.wins[them, a]
+            marks[a] = sc.flags[WINS + them, a]
         need = 0 if threats == 0 else (1 if threats == 1 else LOST)
     else:
         found, _, _ = c6_solve(s, budget, max_depth, table, pv, sc)
         if found == 1:
             return WIN, pv[0]
-        need = threat_defences_into(s, marks, sc.a_keys[0], sc.a_e0[0], sc.a_e1[0])
+        need = threat_defences_into(s, marks, sc.level[0, A_KEYS], sc.level[0, A_E0], sc.level[0, A_E1])
     if need == LOST:
         if wins_at_once(s, sc):
             return OPEN, -1  # the solver's budget ran out before the obvious: keep every move
@@ -154,7 +170,7 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
         return OPEN, -1
     if kind != GOMOKU:
         return OPEN, -1
-    passed = sc.passed
+    passed = sc.states[PASSED]
     null_move(s, passed)
     # The same board with the other player to move: the scan still holds.
     found, pv_len, _ = gomoku_solve_scanned(passed, budget, max_depth, np.int64(0), SALT_VCF, null_table, pv, sc)

@@ -4,9 +4,13 @@ The tree asks the solvers about every leaf it expands (`pipeline.search.forced`)
 thousands of times a second, and most calls find nothing: allocating their arrays per
 call (and per node of the search) cost as much as the search itself. A `Scratch` holds
 every array the solvers and the verdict need, sized for one game's board and a depth
-limit; `BatchedMCTS` keeps one. The searches are depth-first, and a node at `depth`
-attacker moves from the limit uses row `depth` of the per-level arrays, so a node's
-arrays outlive the searches below it. Row 0 of `cand` holds the root's candidates,
+limit; `BatchedMCTS` keeps one.
+
+Four arrays hold it all, so that the recursive searches pass little: numba copies and
+reference-counts every array argument of a recursive call (a tuple of thirty arrays
+made a call cost as much as a node of the search). The searches are depth-first, and a
+node at `depth` attacker moves from the limit uses the rows `level[depth]`, so a node's
+arrays outlive the searches below it; `level[0, CAND]` holds the root's candidates,
 which stay the same over the rounds of iterative deepening.
 
 Nothing is read before it is written within a call, so one scratch serves any sequence
@@ -22,46 +26,58 @@ from numba import njit
 from pipeline.games.layout import CONNECT6, HEIGHT, KIND, WIDTH, WIN_LENGTH
 
 PV_CAPACITY = 512
-CTX_SLOTS = 8
-# Per player (rows) in `Scratch.scan`: its winning cells, its windows of k cells holding
-# k - 2 of its stones and none of the other's (the root's four-making candidates).
-SCAN_WINS = 0
-SCAN_FOURS = 1
+CTX_SLOTS = 8  # the search's counters: the first slots of row CTX of `ints`
+
+# Rows of `level` (int64, one set per search depth).
+CAND = 0  # attacker candidates (Connect6: single stones of the turn)
+LINE = 1  # winning cells made by the attacker's stone
+F_CELLS = 2  # VCT: the double-four cells a three threatens, and their winning cells
+F_W0 = 3
+F_W1 = 4
+REPLIES = 5  # VCT: the defender's replies to a three
+D_KEYS = 6  # Connect6: the defender's threat windows, and their empty cells
+D_E0 = 7
+D_E1 = 8
+A_KEYS = 9  # Connect6: the attacker's windows, and their empty cells
+A_E0 = 10
+A_E1 = 11
+PAIR_A = 12  # Connect6: the defender's pairs of stones that hit every threat
+PAIR_B = 13
+LEVEL_ROWS = 14
+
+# Rows of `flags` (bool, one per cell).
+MARK = 0
+MARK2 = 1
+SEEN = 2
+MARKS = 3  # the verdict's defending cells
+CANDIDATE = 4  # the verdict's moves to solve again
+WINS = 5  # Gomoku scan: each player's winning cells (rows WINS, WINS + 1)
+FOURS = 7  # Gomoku scan: the empty cells of each player's windows of k - 2 stones
+FLAG_ROWS = 9
+
+# Rows of `ints` (int64, shared by all depths).
+CTX = 0  # the search's counters (vcf.NODES, ...)
+DIST = 1  # sort keys of the candidates
+DLINE = 2  # winning cells made by the defender's stone
+PROBE_LINE = 3  # the verdict's
+PROOF = 4  # the verdict's: proofs found when solving again
+SCAN = 5  # Gomoku scan: counts, SCAN_WINS and SCAN_FOURS per player (2 * player + which)
+INT_ROWS = 6
+SCAN_WINS = 0  # the player's winning cells
+SCAN_FOURS = 1  # the player's windows of k cells with k - 2 of its stones and no other
+
+# Rows of `states` (int32 state arrays).
+WORK = 0  # the search's copy of the position
+PASSED = 1  # the verdict's: the position with the mover passing
+PROBE = 2  # the verdict's: a move tried on the position
+STATE_ROWS = 3
 
 
 class Scratch(NamedTuple):
-    ctx: np.ndarray  # int64 [CTX_SLOTS]: the search's counters (vcf.NODES, ...)
-    work: np.ndarray  # int32 [state]: the search's copy of the position
-    cand: np.ndarray  # int64 [levels, cells]: attacker candidates; row 0 the root's
-    dist: np.ndarray  # int64 [cells]: sort keys of the candidates
-    mark: np.ndarray  # bool [cells]
-    mark2: np.ndarray  # bool [cells]
-    line: np.ndarray  # int64 [levels, 8k + 8]: winning cells made by the attacker's stone
-    dline: np.ndarray  # int64 [8k + 8]: the same for the defender's stone
-    f_cells: np.ndarray  # int64 [levels, 8k + 8]: VCT, the double-four cells of a three
-    f_w0: np.ndarray  # int64 [levels, 8k + 8]
-    f_w1: np.ndarray  # int64 [levels, 8k + 8]
-    replies: np.ndarray  # int64 [levels, cells]: VCT, the defender's replies to a three
-    seen: np.ndarray  # bool [cells]
-    scan: np.ndarray  # int64 [2, 2]: Gomoku, per player SCAN_WINS and SCAN_FOURS counts
-    wins: np.ndarray  # bool [2, cells]: Gomoku, each player's winning cells
-    fours: np.ndarray  # bool [2, cells]: Gomoku, the cells of each player's k-2 windows
-    d_keys: np.ndarray  # int64 [levels, windows]: Connect6, the defender's threat windows
-    d_e0: np.ndarray  # int64 [levels, windows]: their empty cells
-    d_e1: np.ndarray  # int64 [levels, windows]
-    a_keys: np.ndarray  # int64 [levels, windows]: Connect6, the attacker's windows
-    a_e0: np.ndarray  # int64 [levels, windows]
-    a_e1: np.ndarray  # int64 [levels, windows]
-    pair_a: np.ndarray  # int64 [levels, 16]: Connect6, the defender's hitting pairs
-    pair_b: np.ndarray  # int64 [levels, 16]
-    # The verdict's own room (pipeline.search.forced), apart from the solvers'.
-    marks: np.ndarray  # bool [cells]
-    passed: np.ndarray  # int32 [state]: the position with the mover passing
-    probe: np.ndarray  # int32 [state]: a move tried on the position
-    probe_line: np.ndarray  # int64 [8k + 8]
-    candidate: np.ndarray  # bool [cells]
-    proof: np.ndarray  # int64 [PV_CAPACITY]
-    replay: np.ndarray  # int64 [PV_CAPACITY]: a proof being replayed
+    level: np.ndarray  # int64 [levels, LEVEL_ROWS, width]
+    flags: np.ndarray  # bool [FLAG_ROWS, cells]
+    ints: np.ndarray  # int64 [INT_ROWS, width]
+    states: np.ndarray  # int32 [STATE_ROWS, state length]
 
 
 @njit(cache=True, nogil=True)
@@ -70,41 +86,14 @@ def new_scratch(kind, height, width, k, state_length, max_depth):
     attacker moves (Connect6: turns). Compiled, so that a solver called without a
     scratch can make its own."""
     cells = height * width
-    levels = max_depth + 1
-    line = 8 * k + 8
-    windows = 4 * cells if kind == CONNECT6 else 1
+    wide = max(cells, 8 * k + 8, 16)
+    if kind == CONNECT6:
+        wide = max(wide, 4 * cells)  # every window of the board
     return Scratch(
-        np.zeros(CTX_SLOTS, dtype=np.int64),
-        np.zeros(state_length, dtype=np.int32),
-        np.zeros((levels, cells), dtype=np.int64),
-        np.zeros(cells, dtype=np.int64),
-        np.zeros(cells, dtype=np.bool_),
-        np.zeros(cells, dtype=np.bool_),
-        np.zeros((levels, line), dtype=np.int64),
-        np.zeros(line, dtype=np.int64),
-        np.zeros((levels, line), dtype=np.int64),
-        np.zeros((levels, line), dtype=np.int64),
-        np.zeros((levels, line), dtype=np.int64),
-        np.zeros((levels, cells), dtype=np.int64),
-        np.zeros(cells, dtype=np.bool_),
-        np.zeros((2, 2), dtype=np.int64),
-        np.zeros((2, cells), dtype=np.bool_),
-        np.zeros((2, cells), dtype=np.bool_),
-        np.zeros((levels, windows), dtype=np.int64),
-        np.zeros((levels, windows), dtype=np.int64),
-        np.zeros((levels, windows), dtype=np.int64),
-        np.zeros((levels, windows), dtype=np.int64),
-        np.zeros((levels, windows), dtype=np.int64),
-        np.zeros((levels, windows), dtype=np.int64),
-        np.zeros((levels, 16), dtype=np.int64),
-        np.zeros((levels, 16), dtype=np.int64),
-        np.zeros(cells, dtype=np.bool_),
-        np.zeros(state_length, dtype=np.int32),
-        np.zeros(state_length, dtype=np.int32),
-        np.zeros(line, dtype=np.int64),
-        np.zeros(cells, dtype=np.bool_),
-        np.zeros(PV_CAPACITY, dtype=np.int64),
-        np.zeros(PV_CAPACITY, dtype=np.int64),
+        np.zeros((max_depth + 1, LEVEL_ROWS, wide), dtype=np.int64),
+        np.zeros((FLAG_ROWS, cells), dtype=np.bool_),
+        np.zeros((INT_ROWS, max(wide, PV_CAPACITY)), dtype=np.int64),
+        np.zeros((STATE_ROWS, state_length), dtype=np.int32),
     )
 
 
@@ -119,3 +108,15 @@ def scratch_for(state, max_depth):
         np.int64(state.shape[0]),
         np.int64(max_depth),
     )
+
+
+@njit(cache=True, nogil=True)
+def check_room(s, max_depth, sc):
+    """Refuse a scratch made for a smaller board, another game or a shallower search
+    (compiled code does not check bounds)."""
+    cells = s[HEIGHT] * s[WIDTH]
+    wide = 4 * cells if s[KIND] == CONNECT6 else max(cells, 8 * s[WIN_LENGTH] + 8)
+    if sc.level.shape[0] < max_depth + 1 or sc.level.shape[2] < wide or sc.flags.shape[1] < cells:
+        raise ValueError("solver scratch too small for this position or depth")
+    if sc.states.shape[1] != s.shape[0]:
+        raise ValueError("solver scratch made for another game")

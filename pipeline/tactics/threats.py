@@ -279,22 +279,22 @@ def three_defences(s, attacker, out):
 
 
 @njit(cache=True, nogil=True)
-def gomoku_scan(s, scan, wins, fours):
+def gomoku_scan(s, counts, wins, fours):
     """One pass over the k-cell windows for both players, for the solvers' roots: per
-    player p, `wins[p]` marks its winning cells (scan[p, 0] how many: the cells that
+    player p, `wins[p]` marks its winning cells (counts[2p] how many: the cells that
     `winning_moves` marks) and `fours[p]` the empty cells of its windows with k - 2 of
-    its stones and none of the other's (scan[p, 1] how many such windows: the cells that
-    `mark_window_cells(s, p + 1, k - 2, k - 2, k, ...)` marks). A winning cell lies in a
-    window holding k - 1 of the player's stones and none of the other's (its run of k,
-    or k of its run of more), so only those windows' empty cells are checked by the rules'
-    line test."""
+    its stones and none of the other's (counts[2p + 1] how many such windows: the cells
+    that `mark_window_cells(s, p + 1, k - 2, k - 2, k, ...)` marks). A winning cell lies
+    in a window holding k - 1 of the player's stones and none of the other's (its run of
+    k, or k of its run of more), so only those windows' empty cells are checked by the
+    rules' line test."""
     h = s[HEIGHT]
     w = s[WIDTH]
     k = s[WIN_LENGTH]
     cells = h * w
     for p in range(2):
-        scan[p, 0] = 0
-        scan[p, 1] = 0
+        counts[2 * p] = 0
+        counts[2 * p + 1] = 0
         for c in range(cells):
             wins[p, c] = False
             fours[p, c] = False
@@ -319,14 +319,16 @@ def gomoku_scan(s, scan, wins, fours):
                 if black > 0 and white > 0:
                     continue
                 for p in range(2):
+                    if (white if p == 0 else black) != 0:
+                        continue
                     own = black if p == 0 else white
-                    if own == k - 1 and (white if p == 0 else black) == 0:
+                    if own == k - 1:
                         for i in range(k):
                             e = (r0 + dr * i) * w + c0 + dc * i
                             if s[BOARD + e] == 0:
                                 wins[p, e] = True
-                    elif own == k - 2 and (white if p == 0 else black) == 0:
-                        scan[p, 1] += 1
+                    elif own == k - 2:
+                        counts[2 * p + 1] += 1
                         for i in range(k):
                             e = (r0 + dr * i) * w + c0 + dc * i
                             if s[BOARD + e] == 0:
@@ -339,7 +341,7 @@ def gomoku_scan(s, scan, wins, fours):
                     n += 1
                 else:
                     wins[p, c] = False
-        scan[p, 0] = n
+        counts[2 * p] = n
 
 
 @njit(cache=True, nogil=True)

@@ -58,7 +58,36 @@ from pipeline.games.layout import (
     WIN_LENGTH,
     WINNER,
 )
-from pipeline.tactics.scratch import SCAN_WINS, scratch_for
+from pipeline.tactics.scratch import (
+    A_E0,
+    A_E1,
+    A_KEYS,
+    CAND,
+    CTX,
+    CTX_SLOTS,
+    D_E0,
+    D_E1,
+    D_KEYS,
+    DIST,
+    DLINE,
+    F_CELLS,
+    F_W0,
+    F_W1,
+    FOURS,
+    LINE,
+    MARK,
+    MARK2,
+    PAIR_A,
+    PAIR_B,
+    REPLIES,
+    SCAN,
+    SCAN_WINS,
+    SEEN,
+    WINS,
+    WORK,
+    check_room,
+    scratch_for,
+)
 from pipeline.tactics.table import SALT_C6, SALT_VCF, ZOBRIST, board_key, probe_failed, store_failed
 from pipeline.tactics.threats import (
     all_windows,
@@ -116,15 +145,6 @@ def _sort_by_distance(cand, n, w, centre, dist):
             j -= 1
 
 
-@njit(cache=True, nogil=True)
-def _check_room(s, max_depth, sc):
-    cells = s[HEIGHT] * s[WIDTH]
-    if sc.cand.shape[0] < max_depth + 1 or sc.cand.shape[1] < cells or sc.work.shape[0] != s.shape[0]:
-        raise ValueError("solver scratch too small for this position or depth")
-    if s[KIND] == CONNECT6 and sc.a_keys.shape[1] < 4 * cells:
-        raise ValueError("solver scratch made for another game")
-
-
 # ---- Gomoku ---------------------------------------------------------------------------
 
 
@@ -133,8 +153,8 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
     """Attacker node: `atk` to move with no winning cell; the defender has `d_count`
     winning cells (d_cell the first). Returns 1 win (pv[pos:ctx[PV_LEN]] the line),
     0 no win within `depth` attacker moves, -1 budget spent. `sc` is the scratch; the
-    root (`root` 1) takes its candidates from `sc.fours` (the scan of its board) once
-    and keeps them in row 0 for the later rounds."""
+    root (`root` 1) takes its candidates from the scan of its board (`FOURS` rows) once
+    and keeps them in `level[0]` for the later rounds."""
     if d_count >= 2 or depth <= 0 or pos + 3 > pv.shape[0]:
         return 0
     if probe_failed(table, key, depth):
@@ -143,15 +163,15 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
     k = w[WIN_LENGTH]
     aval = atk + 1
     dval = 2 - atk
-    scratch = sc.line[depth]
-    dscratch = sc.dline
+    scratch = sc.level[depth, LINE]
+    dscratch = sc.ints[DLINE]
     if root != 0 and ctx[ROOT_FOURS] >= 0:
         # A later round: the same candidates, and the first pass found no double four.
-        cand = sc.cand[0]
+        cand = sc.level[0, CAND]
         n4 = ctx[ROOT_FOURS]
         n3 = ctx[ROOT_THREES]
     else:
-        cand = sc.cand[0] if root != 0 else sc.cand[depth]
+        cand = sc.level[0, CAND] if root != 0 else sc.level[depth, CAND]
         n4 = 0
         n3 = 0
         if d_count == 1:
@@ -159,18 +179,18 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             n4 = 1
         else:
             if root != 0:
-                mark = sc.fours[atk]
+                mark = sc.flags[FOURS + atk]
             else:
-                mark = sc.mark
+                mark = sc.flags[MARK]
                 mark[:cells] = False
                 mark_window_cells(w, aval, k - 2, k - 2, k, mark)
             for c in range(cells):
                 if mark[c]:
                     cand[n4] = c
                     n4 += 1
-            _sort_by_distance(cand, n4, w, last, sc.dist)
+            _sort_by_distance(cand, n4, w, last, sc.ints[DIST])
             if threes != 0 and k >= 4:
-                mark3 = sc.mark2
+                mark3 = sc.flags[MARK2]
                 mark3[:cells] = False
                 mark_window_cells(w, aval, max(k - 3, 1), k - 3, k, mark3)
                 for c in range(cells):
@@ -178,7 +198,7 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
                         cand[n4 + n3] = c
                         n3 += 1
                 sub = cand[n4 : n4 + n3]
-                _sort_by_distance(sub, n3, w, last, sc.dist)
+                _sort_by_distance(sub, n3, w, last, sc.ints[DIST])
         # First pass: a double four wins on the spot, so look for one before going deep.
         for i in range(n4):
             c = cand[i]
@@ -247,15 +267,17 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             continue
         # A three: the defender's replies are every cell that stops all the double
         # fours it threatens, plus each counter-four; each must lose for the defender.
-        f_cells = sc.f_cells[depth]
-        f_w0 = sc.f_w0[depth]
-        f_w1 = sc.f_w1[depth]
+        f_cells = sc.level[depth, F_CELLS]
+        f_w0 = sc.level[depth, F_W0]
+        f_w1 = sc.level[depth, F_W1]
         nf = double_fours_near_into(w, c, aval, f_cells, f_w0, f_w1, scratch)
         if nf == 0:
             take_back(w, c)
             continue
-        replies = sc.replies[depth]
-        nrep = defences_against_into(w, nf, f_cells, f_w0, f_w1, 1 - atk, replies, sc.seen, sc.mark2, scratch)
+        replies = sc.level[depth, REPLIES]
+        nrep = defences_against_into(
+            w, nf, f_cells, f_w0, f_w1, 1 - atk, replies, sc.flags[SEEN], sc.flags[MARK2], scratch
+        )
         if nrep == 0:
             # Nothing stops every threat: any reply loses; show it with a block of one.
             replies[0] = f_cells[0]
@@ -306,33 +328,33 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
 @njit(cache=True, nogil=True)
 def gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc):
     """Iterative deepening over `gomoku_attack`: shortest proofs first, and the table
-    carries each round's failures into the next. `sc.scan`, `sc.wins` and `sc.fours`
-    must hold `gomoku_scan` of this board (for either player to move)."""
-    _check_room(s, max_depth, sc)
+    carries each round's failures into the next. The scratch's `SCAN`, `WINS` and
+    `FOURS` rows must hold `gomoku_scan` of this board (for either player to move)."""
+    check_room(s, max_depth, sc)
     cells = s[HEIGHT] * s[WIDTH]
-    ctx = sc.ctx
-    ctx[:] = 0
+    ctx = sc.ints[CTX]
+    ctx[:CTX_SLOTS] = 0
     ctx[BUDGET] = budget
     ctx[ROOT_FOURS] = -1
     ctx[ROOT_THREES] = -1
     if s[WINNER] != ONGOING:
         return 0, 0, 0
-    w = sc.work
+    w = sc.states[WORK]
     w[:] = s
     # Every argument of the recursive search is int64 at the root too: numba's cache
     # mis-links a recursive function called with other types (numba issue #6713).
     atk = np.int64(w[TO_MOVE])
-    if sc.scan[atk, SCAN_WINS] > 0:
+    if sc.ints[SCAN, 2 * atk + SCAN_WINS] > 0:
         for c in range(cells):
-            if sc.wins[atk, c]:
+            if sc.flags[WINS + atk, c]:
                 pv[0] = c
                 return 1, 1, 0
-    d_count = np.int64(sc.scan[1 - atk, SCAN_WINS])
+    d_count = np.int64(sc.ints[SCAN, 2 * (1 - atk) + SCAN_WINS])
     if d_count >= 2:
         return 0, 0, 0  # every round would stop at the root's first test
     d_cell = np.int64(-1)
     for c in range(cells):
-        if sc.wins[1 - atk, c]:
+        if sc.flags[WINS + 1 - atk, c]:
             d_cell = c
             break
     last = np.int64(-1)  # the attacker's most recent stone: its next threats are near
@@ -372,7 +394,7 @@ def gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc):
 
 @njit(cache=True, nogil=True)
 def gomoku_solve(s, budget, max_depth, threes, salt, table, pv, sc):
-    gomoku_scan(s, sc.scan, sc.wins, sc.fours)
+    gomoku_scan(s, sc.ints[SCAN], sc.flags[WINS : WINS + 2], sc.flags[FOURS : FOURS + 2])
     return gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc)
 
 
@@ -430,34 +452,34 @@ def c6_attack(w, atk, depth, pos, ctx, table, pv, key, sc, root):
     cells = w[HEIGHT] * w[WIDTH]
     left = stones_left_in_turn(w[PLY])
     # The defender's threats: our stones this turn must hit every one of them.
-    dkeys = sc.d_keys[depth]
-    de0 = sc.d_e0[depth]
-    de1 = sc.d_e1[depth]
+    dkeys = sc.level[depth, D_KEYS]
+    de0 = sc.level[depth, D_E0]
+    de1 = sc.level[depth, D_E1]
     nd = all_windows(w, 1 - atk, 4, dkeys, de0, de1)
-    dmark = sc.mark
+    dmark = sc.flags[MARK]
     dmark[:cells] = False
     hd = hitting_number(de0, de1, nd, dmark)
     if hd > left:
         store_failed(table, key, depth)
         return 0
     # Our own windows of four already on the board (only possible mid-turn).
-    akeys = sc.a_keys[depth]
-    ae0 = sc.a_e0[depth]
-    ae1 = sc.a_e1[depth]
+    akeys = sc.level[depth, A_KEYS]
+    ae0 = sc.level[depth, A_E0]
+    ae1 = sc.level[depth, A_E1]
     na0 = all_windows(w, atk, 4, akeys, ae0, ae1)
     # Stones that can make a threat lie in windows that reach four with this turn.
-    mark = sc.mark2
+    mark = sc.flags[MARK2]
     mark[:cells] = False
     mark_window_cells(w, atk + 1, 4 - left, 5, 6, mark)
-    cand = sc.cand[depth]
+    cand = sc.level[depth, CAND]
     nc = 0
     for c in range(cells):
         if mark[c] or dmark[c]:
             cand[nc] = c
             nc += 1
-    pa = sc.pair_a[depth]
-    pb = sc.pair_b[depth]
-    tmark = sc.seen  # hitting_number's marks, not read here
+    pa = sc.level[depth, PAIR_A]
+    pb = sc.level[depth, PAIR_B]
+    tmark = sc.flags[SEEN]  # hitting_number's marks, not read here
     dval = 2 - atk
     aborted = False
     for i in range(nc):
@@ -569,13 +591,13 @@ def c6_attack(w, atk, depth, pos, ctx, table, pv, key, sc, root):
 
 @njit(cache=True, nogil=True)
 def c6_solve(s, budget, max_depth, table, pv, sc):
-    _check_room(s, max_depth, sc)
-    ctx = sc.ctx
-    ctx[:] = 0
+    check_room(s, max_depth, sc)
+    ctx = sc.ints[CTX]
+    ctx[:CTX_SLOTS] = 0
     ctx[BUDGET] = budget
     if s[WINNER] != ONGOING:
         return 0, 0, 0
-    w = sc.work
+    w = sc.states[WORK]
     w[:] = s
     atk = np.int64(w[TO_MOVE])  # int64 throughout: see gomoku_solve_scanned
     key = board_key(w) ^ SALT_C6
