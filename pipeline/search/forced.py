@@ -29,8 +29,22 @@ import numpy as np
 from numba import njit
 
 from pipeline.games.connect6 import mark_windows, stones_left_in_turn
+from pipeline.games.gomoku import DIR_C, DIR_R, makes_line, run_length
 from pipeline.games.kernels import apply_unchecked
-from pipeline.games.layout import BOARD, CONNECT6, GOMOKU, HEIGHT, KIND, PLY, TO_MOVE, WIDTH, WINNER
+from pipeline.games.layout import (
+    BOARD,
+    CONNECT6,
+    EXACT,
+    GOMOKU,
+    HEIGHT,
+    KIND,
+    PLY,
+    STONES,
+    TO_MOVE,
+    WIDTH,
+    WIN_LENGTH,
+    WINNER,
+)
 from pipeline.tactics.scratch import (
     A_E0,
     A_E1,
@@ -45,6 +59,8 @@ from pipeline.tactics.scratch import (
     PROOF,
     SCAN,
     SCAN_WINS,
+    SURVIVE,
+    WIN_DIRS,
     WINS,
     scratch_for,
 )
@@ -96,6 +112,137 @@ def proof_survives(s, stone, pv, pv_len, work, scratch):
 
 
 @njit(cache=True, nogil=True)
+def _win_dirs(x, own, dirs):
+    """dirs[e] = the lines (bit d for DIR_R/DIR_C[d]) along which a stone of `own` on the
+    empty cell e of the board `x` would complete a line by the rules (0: no win there)."""
+    cells = x[HEIGHT] * x[WIDTH]
+    k = x[WIN_LENGTH]
+    exact = x[EXACT] != 0
+    for e in range(cells):
+        bits = 0
+        if x[BOARD + e] == 0:
+            for d in range(4):
+                run = run_length(x, e, own, DIR_R[d], DIR_C[d])
+                if run == k or (run > k and not exact):
+                    bits |= 1 << d
+        dirs[e] = bits
+
+
+@njit(cache=True, nogil=True)
+def _wins_through(x, stone, own, dirs):
+    """`line_wins(x + stone, stone, own, ...) > 0` for an empty `stone` of `x`, read from
+    `dirs` (`_win_dirs` of x): a cell e on a line through the stone wins along the other
+    lines as it did without the stone (they do not meet it), and along this line as
+    before unless nothing but own stones lie between them, when the run is counted."""
+    h = x[HEIGHT]
+    w = x[WIDTH]
+    k = x[WIN_LENGTH]
+    exact = x[EXACT] != 0
+    r0 = stone // w
+    c0 = stone % w
+    for d in range(4):
+        dr = DIR_R[d]
+        dc = DIR_C[d]
+        for sign in (-1, 1):
+            joined = True  # only own stones so far between the stone and this cell
+            for i in range(1, k + 1):
+                r = r0 + sign * i * dr
+                c = c0 + sign * i * dc
+                if r < 0 or r >= h or c < 0 or c >= w:
+                    break
+                e = r * w + c
+                v = x[BOARD + e]
+                if v == own:
+                    continue
+                if v != 0:
+                    joined = False
+                    continue
+                if dirs[e] & ~(1 << d):
+                    return True
+                if joined:
+                    x[BOARD + stone] = own
+                    run = run_length(x, e, own, dr, dc)
+                    x[BOARD + stone] = 0
+                    if run == k or (run > k and not exact):
+                        return True
+                elif dirs[e] & (1 << d):
+                    return True
+                joined = False
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _near(a, b, w, k):
+    """Do cells a and b lie on a common line within k cells of each other?"""
+    dr = abs(a // w - b // w)
+    dc = abs(a % w - b % w)
+    return (dr == 0 or dc == 0 or dr == dc) and max(dr, dc) <= k
+
+
+@njit(cache=True, nogil=True)
+def proofs_surviving(s, pv, pv_len, moves, survive, x, dirs, scratch):
+    """survive[a] = proof_survives(s, a, pv, pv_len, ...) for every cell with moves[a],
+    found in one replay of the proof instead of one per move: at each of the mover's
+    replies in it, one sweep of the board (`_win_dirs`) answers "a winning cell of ours
+    through the extra stone" for every stone at once (`_wins_through`), and the reply
+    itself wins only with a stone on its lines. Where the proof does not replay as the
+    solver returns proofs (its attacker winning with its last move, no one before), each
+    move is replayed on its own. `x` is a scratch state, `dirs` int64 [cells]."""
+    cells = s[HEIGHT] * s[WIDTH]
+    width = s[WIDTH]
+    k = s[WIN_LENGTH]
+    me = s[TO_MOVE]
+    own = me + 1
+    # The proof without a stone, as the solver found it.
+    null_move(s, x)
+    plain = pv_len > 0
+    for i in range(pv_len):
+        if x[BOARD + pv[i]] != 0:
+            plain = False
+            break
+        apply_unchecked(x, pv[i])
+        if x[WINNER] >= 0 and (i < pv_len - 1 or x[WINNER] != 1 - me):
+            plain = False
+            break
+    if plain and x[WINNER] != 1 - me:
+        plain = False
+    # With the extra stone the board fills one move sooner: a draw before the proof ends.
+    if plain and cells - s[STONES] - 2 <= pv_len - 2:
+        for a in range(cells):
+            survive[a] = False
+        return
+    if not plain:
+        for a in range(cells):
+            survive[a] = moves[a] and proof_survives(s, a, pv, pv_len, x, scratch)
+        return
+    # The stone itself: a win or a winning cell through it.
+    x[:] = s
+    _win_dirs(x, own, dirs)
+    for a in range(cells):
+        survive[a] = moves[a] and not makes_line(x, a, own) and not _wins_through(x, a, own, dirs)
+    for i in range(pv_len):
+        survive[pv[i]] = False  # a stone on the proof's own cells stops its replay
+    null_move(s, x)
+    for i in range(pv_len):
+        m = pv[i]
+        ours = x[TO_MOVE] == me
+        if ours:
+            # Our reply wins only with the stone on one of its lines.
+            for a in range(cells):
+                if survive[a] and _near(a, m, width, k):
+                    x[BOARD + a] = own
+                    if makes_line(x, m, own):
+                        survive[a] = False
+                    x[BOARD + a] = 0
+        apply_unchecked(x, m)
+        if ours:
+            _win_dirs(x, own, dirs)
+            for a in range(cells):
+                if survive[a] and _wins_through(x, a, own, dirs):
+                    survive[a] = False
+
+
+@njit(cache=True, nogil=True)
 def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc):
     """Narrow `mask` to the moves not refuted by a proof of the opponent's win; return how
     many remain. `pv[:pv_len]` is the opponent's proof with the mover passing (not in
@@ -107,6 +254,12 @@ def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc):
     four_moves_into(s, me, candidate, work, sc.flags[MARKS], sc.ints[PROBE_LINE])
     for i in range(pv_len):
         candidate[pv[i]] = True
+    # The moves off the proof: replayed all at once (no table involved, so first).
+    replayed = sc.flags[MARKS]
+    for a in range(cells):
+        replayed[a] = mask[a] and not candidate[a]
+    survive = sc.flags[SURVIVE]
+    proofs_surviving(s, pv, pv_len, replayed, survive, work, sc.ints[WIN_DIRS], sc.ints[PROBE_LINE])
     kept = 0
     for a in range(cells):
         if not mask[a]:
@@ -116,7 +269,7 @@ def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc):
             apply_unchecked(work, a)
             refuted = work[WINNER] < 0 and vcf_into(work, budget, max_depth, table, sc.ints[PROOF], sc)[0] == 1
         else:
-            refuted = proof_survives(s, a, pv, pv_len, work, sc.ints[PROBE_LINE])
+            refuted = survive[a]
         if refuted:
             mask[a] = False
         else:

@@ -53,7 +53,8 @@ MARKS = 3  # the verdict's defending cells
 CANDIDATE = 4  # the verdict's moves to solve again
 WINS = 5  # Gomoku scan: each player's winning cells (rows WINS, WINS + 1)
 FOURS = 7  # Gomoku scan: the empty cells of each player's windows of k - 2 stones
-FLAG_ROWS = 9
+SURVIVE = 9  # the verdict's: the moves after which the opponent's proof still wins
+FLAG_ROWS = 10
 
 # Rows of `ints` (int64, shared by all depths).
 CTX = 0  # the search's counters (vcf.NODES, ...)
@@ -62,7 +63,8 @@ DLINE = 2  # winning cells made by the defender's stone
 PROBE_LINE = 3  # the verdict's
 PROOF = 4  # the verdict's: proofs found when solving again
 SCAN = 5  # Gomoku scan: counts, SCAN_WINS and SCAN_FOURS per player (2 * player + which)
-INT_ROWS = 6
+WIN_DIRS = 6  # the verdict's: per cell, the lines along which a stone there would win
+INT_ROWS = 7
 SCAN_WINS = 0  # the player's winning cells
 SCAN_FOURS = 1  # the player's windows of k cells with k - 2 of its stones and no other
 
