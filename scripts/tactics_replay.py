@@ -11,11 +11,15 @@ that order with one pair of tables and one scratch kept across calls, as `Batche
 does, and reports
 calls/s, the verdicts, the solver's nodes, and the time of each part of the verdict."""
 
+# ruff: noqa: I001 (pipeline first: it points numba's cache at a directory keyed on the
+# solvers' source before numba is imported; numba keys its cache on each function's own
+# file, and the compiled loops here would otherwise keep stale copies of the solvers)
 from __future__ import annotations
 
 import argparse
 import time
 
+import pipeline  # noqa: F401
 import numpy as np
 from numba import njit
 

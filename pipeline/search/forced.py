@@ -51,6 +51,7 @@ from pipeline.tactics.scratch import (
     A_KEYS,
     CANDIDATE,
     FOURS,
+    HOT,
     MARK2,
     MARKS,
     PASSED,
@@ -65,7 +66,15 @@ from pipeline.tactics.scratch import (
     scratch_for,
 )
 from pipeline.tactics.table import SALT_VCF, SALT_VCT
-from pipeline.tactics.threats import LOST, four_moves_into, gomoku_scan, line_wins, null_move, threat_defences_into
+from pipeline.tactics.threats import (
+    LOST,
+    four_moves_into,
+    gomoku_scan,
+    line_wins,
+    mark_window_cells,
+    null_move,
+    threat_defences_into,
+)
 from pipeline.tactics.vcf import c6_solve, gomoku_solve_scanned, vcf_into
 
 TACTICS_OFF = 0
@@ -112,20 +121,40 @@ def proof_survives(s, stone, pv, pv_len, work, scratch):
 
 
 @njit(cache=True, nogil=True)
-def _win_dirs(x, own, dirs):
+def _win_dirs(x, own, dirs, hot):
     """dirs[e] = the lines (bit d for DIR_R/DIR_C[d]) along which a stone of `own` on the
-    empty cell e of the board `x` would complete a line by the rules (0: no win there)."""
-    cells = x[HEIGHT] * x[WIDTH]
+    empty cell e of the board `x` would complete a line by the rules (0: no win there),
+    and `hot` the cells where a stone of `own` could have a winning cell through it
+    (`_wins_through` is false elsewhere): the empty cells of windows of k holding k - 2
+    or k - 1 of its stones and none of the other's (a new winning cell joins the stone
+    in such a window; a winning cell lies in one), and the cells on a line within k of
+    a winning cell."""
+    h = x[HEIGHT]
+    w = x[WIDTH]
+    cells = h * w
     k = x[WIN_LENGTH]
     exact = x[EXACT] != 0
+    hot[:cells] = False
+    mark_window_cells(x, own, max(k - 2, 0), k - 1, k, hot)
     for e in range(cells):
         bits = 0
-        if x[BOARD + e] == 0:
+        if hot[e]:
             for d in range(4):
                 run = run_length(x, e, own, DIR_R[d], DIR_C[d])
                 if run == k or (run > k and not exact):
                     bits |= 1 << d
         dirs[e] = bits
+    for e in range(cells):
+        if dirs[e] == 0:
+            continue
+        for d in range(4):
+            for sign in (-1, 1):
+                for i in range(1, k + 1):
+                    r = e // w + sign * i * DIR_R[d]
+                    c = e % w + sign * i * DIR_C[d]
+                    if r < 0 or r >= h or c < 0 or c >= w:
+                        break
+                    hot[r * w + c] = True
 
 
 @njit(cache=True, nogil=True)
@@ -172,24 +201,18 @@ def _wins_through(x, stone, own, dirs):
 
 
 @njit(cache=True, nogil=True)
-def _near(a, b, w, k):
-    """Do cells a and b lie on a common line within k cells of each other?"""
-    dr = abs(a // w - b // w)
-    dc = abs(a % w - b % w)
-    return (dr == 0 or dc == 0 or dr == dc) and max(dr, dc) <= k
-
-
-@njit(cache=True, nogil=True)
-def proofs_surviving(s, pv, pv_len, moves, survive, x, dirs, scratch):
+def proofs_surviving(s, pv, pv_len, moves, survive, x, dirs, hot, scratch):
     """survive[a] = proof_survives(s, a, pv, pv_len, ...) for every cell with moves[a],
     found in one replay of the proof instead of one per move: at each of the mover's
     replies in it, one sweep of the board (`_win_dirs`) answers "a winning cell of ours
     through the extra stone" for every stone at once (`_wins_through`), and the reply
     itself wins only with a stone on its lines. Where the proof does not replay as the
     solver returns proofs (its attacker winning with its last move, no one before), each
-    move is replayed on its own. `x` is a scratch state, `dirs` int64 [cells]."""
-    cells = s[HEIGHT] * s[WIDTH]
+    move is replayed on its own. `x` is a scratch state, `dirs` int64 [cells], `hot`
+    bool [cells]."""
+    height = s[HEIGHT]
     width = s[WIDTH]
+    cells = height * width
     k = s[WIN_LENGTH]
     me = s[TO_MOVE]
     own = me + 1
@@ -217,9 +240,9 @@ def proofs_surviving(s, pv, pv_len, moves, survive, x, dirs, scratch):
         return
     # The stone itself: a win or a winning cell through it.
     x[:] = s
-    _win_dirs(x, own, dirs)
+    _win_dirs(x, own, dirs, hot)
     for a in range(cells):
-        survive[a] = moves[a] and not makes_line(x, a, own) and not _wins_through(x, a, own, dirs)
+        survive[a] = moves[a] and not (hot[a] and (makes_line(x, a, own) or _wins_through(x, a, own, dirs)))
     for i in range(pv_len):
         survive[pv[i]] = False  # a stone on the proof's own cells stops its replay
     null_move(s, x)
@@ -228,17 +251,24 @@ def proofs_surviving(s, pv, pv_len, moves, survive, x, dirs, scratch):
         ours = x[TO_MOVE] == me
         if ours:
             # Our reply wins only with the stone on one of its lines.
-            for a in range(cells):
-                if survive[a] and _near(a, m, width, k):
-                    x[BOARD + a] = own
-                    if makes_line(x, m, own):
-                        survive[a] = False
-                    x[BOARD + a] = 0
+            for d in range(4):
+                for sign in (-1, 1):
+                    for j in range(1, k + 1):
+                        r = m // width + sign * j * DIR_R[d]
+                        c = m % width + sign * j * DIR_C[d]
+                        if r < 0 or r >= height or c < 0 or c >= width:
+                            break
+                        a = r * width + c
+                        if survive[a]:
+                            x[BOARD + a] = own
+                            if makes_line(x, m, own):
+                                survive[a] = False
+                            x[BOARD + a] = 0
         apply_unchecked(x, m)
         if ours:
-            _win_dirs(x, own, dirs)
+            _win_dirs(x, own, dirs, hot)
             for a in range(cells):
-                if survive[a] and _wins_through(x, a, own, dirs):
+                if survive[a] and hot[a] and _wins_through(x, a, own, dirs):
                     survive[a] = False
 
 
@@ -259,7 +289,7 @@ def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc):
     for a in range(cells):
         replayed[a] = mask[a] and not candidate[a]
     survive = sc.flags[SURVIVE]
-    proofs_surviving(s, pv, pv_len, replayed, survive, work, sc.ints[WIN_DIRS], sc.ints[PROBE_LINE])
+    proofs_surviving(s, pv, pv_len, replayed, survive, work, sc.ints[WIN_DIRS], sc.flags[HOT], sc.ints[PROBE_LINE])
     kept = 0
     for a in range(cells):
         if not mask[a]:

@@ -54,7 +54,8 @@ CANDIDATE = 4  # the verdict's moves to solve again
 WINS = 5  # Gomoku scan: each player's winning cells (rows WINS, WINS + 1)
 FOURS = 7  # Gomoku scan: the empty cells of each player's windows of k - 2 stones
 SURVIVE = 9  # the verdict's: the moves after which the opponent's proof still wins
-FLAG_ROWS = 10
+HOT = 10  # the verdict's: the cells where a stone may have a winning cell through it
+FLAG_ROWS = 11
 
 # Rows of `ints` (int64, shared by all depths).
 CTX = 0  # the search's counters (vcf.NODES, ...)

@@ -153,9 +153,8 @@ def test_the_proof_is_replayed_for_every_move_at_once_as_for_each_alone(spec_tex
         legal_mask(s, moves)
         survive = np.zeros_like(moves)
         work = np.empty_like(s)
-        proofs_surviving(
-            s, pv, pv_len, moves, survive, work, np.zeros(len(moves), dtype=np.int64), np.zeros(64, dtype=np.int64)
-        )
+        dirs, hot = np.zeros(len(moves), dtype=np.int64), np.zeros_like(moves)
+        proofs_surviving(s, pv, pv_len, moves, survive, work, dirs, hot, np.zeros(64, dtype=np.int64))
         alone = np.array(
             [
                 moves[a] and proof_survives(s, a, pv, pv_len, work, np.zeros(64, dtype=np.int64))

@@ -260,3 +260,40 @@ def test_the_record_covers_every_verdict(recorded):
 if __name__ == "__main__":
     if "--record" in sys.argv:
         record()
+
+
+def _windows_reference(board: np.ndarray, value: int, min_own: int, max_own: int, length: int) -> tuple[set, int]:
+    """Every window read cell by cell (plain Python)."""
+    h, w = board.shape
+    marked, found = set(), 0
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r0 in range(h):
+            for c0 in range(w):
+                cells = [(r0 + dr * i, c0 + dc * i) for i in range(length)]
+                if not all(0 <= r < h and 0 <= c < w for r, c in cells):
+                    continue
+                vals = [board[r, c] for r, c in cells]
+                own = sum(v == value for v in vals)
+                if any(v not in (0, value) for v in vals) or not min_own <= own <= max_own:
+                    continue
+                found += 1
+                marked |= {r * w + c for r, c in cells if board[r, c] == 0}
+    return marked, found
+
+
+@pytest.mark.parametrize("shape", [(5, 5), (6, 9), (9, 6), (8, 8), (15, 15)])
+def test_the_sliding_window_sweep_marks_what_every_window_read_alone_marks(shape):
+    from pipeline.games.layout import BOARD
+    from pipeline.tactics.threats import mark_window_cells
+
+    rng = np.random.default_rng(shape[0] * 100 + shape[1])
+    spec = GameSpec.parse(f"gomoku:{shape[0]}x{shape[1]}")
+    for _ in range(40):
+        state = spec.new_game().array.copy()
+        board = rng.choice(3, size=shape, p=rng.dirichlet([2, 1, 1]))
+        state[BOARD : BOARD + board.size] = board.reshape(-1)
+        for value, low, high, length in ((1, 3, 3, 5), (2, 2, 3, 5), (1, 2, 5, 6), (2, 0, 1, 4), (1, 1, 2, 3)):
+            mark = np.zeros(board.size, dtype=np.bool_)
+            found = mark_window_cells(state, value, low, high, length, mark)
+            marked, expected = _windows_reference(board, value, low, high, length)
+            assert found == expected and set(np.flatnonzero(mark).tolist()) == marked
