@@ -50,7 +50,6 @@ from pipeline.tactics.scratch import (
     A_E1,
     A_KEYS,
     CANDIDATE,
-    FOURS,
     HOT,
     MARK2,
     MARKS,
@@ -59,6 +58,7 @@ from pipeline.tactics.scratch import (
     PROBE_LINE,
     PROOF,
     SCAN,
+    SCAN_COVER,
     SCAN_WINS,
     SURVIVE,
     WIN_DIRS,
@@ -325,7 +325,7 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
     marks = sc.flags[MARKS]
     if kind == GOMOKU:
         # One scan of the board for both solver calls and the threat check.
-        gomoku_scan(s, sc.ints[SCAN], sc.flags[WINS : WINS + 2], sc.flags[FOURS : FOURS + 2])
+        gomoku_scan(s, sc.ints[SCAN], sc.flags[WINS : WINS + 2], sc.ints[SCAN_COVER : SCAN_COVER + 2])
         if mode == TACTICS_VCT:
             found, _, _ = gomoku_solve_scanned(s, budget, max_depth, np.int64(1), SALT_VCT, table, pv, sc)
         else:

@@ -43,7 +43,8 @@ A_E0 = 10
 A_E1 = 11
 PAIR_A = 12  # Connect6: the defender's pairs of stones that hit every threat
 PAIR_B = 13
-LEVEL_ROWS = 14
+COVER = 14  # Gomoku: per cell, the attacker's windows of k - 2 stones and none of the defender's
+LEVEL_ROWS = 15
 
 # Rows of `flags` (bool, one per cell).
 MARK = 0
@@ -52,7 +53,6 @@ SEEN = 2
 MARKS = 3  # the verdict's defending cells
 CANDIDATE = 4  # the verdict's moves to solve again
 WINS = 5  # Gomoku scan: each player's winning cells (rows WINS, WINS + 1)
-FOURS = 7  # Gomoku scan: the empty cells of each player's windows of k - 2 stones
 SURVIVE = 9  # the verdict's: the moves after which the opponent's proof still wins
 HOT = 10  # the verdict's: the cells where a stone may have a winning cell through it
 FLAG_ROWS = 11
@@ -65,7 +65,8 @@ PROBE_LINE = 3  # the verdict's
 PROOF = 4  # the verdict's: proofs found when solving again
 SCAN = 5  # Gomoku scan: counts, SCAN_WINS and SCAN_FOURS per player (2 * player + which)
 WIN_DIRS = 6  # the verdict's: per cell, the lines along which a stone there would win
-INT_ROWS = 7
+SCAN_COVER = 7  # Gomoku scan: each player's COVER (rows SCAN_COVER, SCAN_COVER + 1)
+INT_ROWS = 9
 SCAN_WINS = 0  # the player's winning cells
 SCAN_FOURS = 1  # the player's windows of k cells with k - 2 of its stones and no other
 

@@ -279,12 +279,13 @@ def three_defences(s, attacker, out):
 
 
 @njit(cache=True, nogil=True)
-def gomoku_scan(s, counts, wins, fours):
+def gomoku_scan(s, counts, wins, cover):
     """One pass over the k-cell windows for both players, for the solvers' roots: per
     player p, `wins[p]` marks its winning cells (counts[2p] how many: the cells that
-    `winning_moves` marks) and `fours[p]` the empty cells of its windows with k - 2 of
-    its stones and none of the other's (counts[2p + 1] how many such windows: the cells
-    that `mark_window_cells(s, p + 1, k - 2, k - 2, k, ...)` marks). A winning cell lies
+    `winning_moves` marks) and `cover[p]` counts, per cell, its windows with k - 2 of its
+    stones and none of the other's (counts[2p + 1] how many such windows; the empty cells
+    with a count are what `mark_window_cells(s, p + 1, k - 2, k - 2, k, ...)` marks, the
+    four-making candidates; the solver keeps the counts as stones come). A winning cell lies
     in a window holding k - 1 of the player's stones and none of the other's (its run of
     k, or k of its run of more), so only those windows' empty cells are checked by the
     rules' line test."""
@@ -297,7 +298,7 @@ def gomoku_scan(s, counts, wins, fours):
         counts[2 * p + 1] = 0
         for c in range(cells):
             wins[p, c] = False
-            fours[p, c] = False
+            cover[p, c] = 0
     for d in range(4):
         dr = DIR_R[d]
         dc = DIR_C[d]
@@ -330,9 +331,7 @@ def gomoku_scan(s, counts, wins, fours):
                     elif own == k - 2:
                         counts[2 * p + 1] += 1
                         for i in range(k):
-                            e = (r0 + dr * i) * w + c0 + dc * i
-                            if s[BOARD + e] == 0:
-                                fours[p, e] = True
+                            cover[p, (r0 + dr * i) * w + c0 + dc * i] += 1
     for p in range(2):
         n = 0
         for c in range(cells):

@@ -63,6 +63,7 @@ from pipeline.tactics.scratch import (
     A_E1,
     A_KEYS,
     CAND,
+    COVER,
     CTX,
     CTX_SLOTS,
     D_E0,
@@ -73,7 +74,6 @@ from pipeline.tactics.scratch import (
     F_CELLS,
     F_W0,
     F_W1,
-    FOURS,
     LINE,
     MARK,
     MARK2,
@@ -81,6 +81,7 @@ from pipeline.tactics.scratch import (
     PAIR_B,
     REPLIES,
     SCAN,
+    SCAN_COVER,
     SCAN_WINS,
     SEEN,
     WINS,
@@ -149,12 +150,72 @@ def _sort_by_distance(cand, n, w, centre, dist):
 
 
 @njit(cache=True, nogil=True)
-def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_cell, last, sc, root):
+def cover_update(w, cover, c, b, aval, dval):
+    """Bring `cover` (per cell, the windows of k cells holding k - 2 attacker stones and
+    no defender stone) from the board before to the board after the attacker's stone c
+    and the defender's stone b (both on `w` now): only the windows through them change."""
+    h = w[HEIGHT]
+    width = w[WIDTH]
+    k = w[WIN_LENGTH]
+    for which in range(2):
+        x = c if which == 0 else b
+        xr = x // width
+        xc = x % width
+        for d in range(4):
+            dr = DIR_R[d]
+            dc = DIR_C[d]
+            for o in range(k):
+                r0 = xr - o * dr
+                c0 = xc - o * dc
+                r1 = r0 + (k - 1) * dr
+                c1 = c0 + (k - 1) * dc
+                if r0 < 0 or r0 >= h or c0 < 0 or c0 >= width or r1 < 0 or r1 >= h or c1 < 0 or c1 >= width:
+                    continue
+                atk_n = 0
+                def_n = 0
+                has_c = False
+                has_b = False
+                for i in range(k):
+                    e = (r0 + i * dr) * width + c0 + i * dc
+                    v = w[BOARD + e]
+                    if v == aval:
+                        atk_n += 1
+                    elif v == dval:
+                        def_n += 1
+                    has_c = has_c or e == c
+                    has_b = has_b or e == b
+                if which == 1 and has_c:
+                    continue  # counted with c
+                now = atk_n == k - 2 and def_n == 0
+                before = atk_n - (1 if has_c else 0) == k - 2 and def_n - (1 if has_b else 0) == 0
+                if now != before:
+                    delta = 1 if now else -1
+                    for i in range(k):
+                        cover[(r0 + i * dr) * width + c0 + i * dc] += delta
+
+
+@njit(cache=True, nogil=True)
+def node_cover(w, sc, depth, atk, c, b, root):
+    """Fill this node's COVER row: the root's from the scan of its board, an inner node's
+    from its parent's (row depth + 1) and the two stones since (`c` the attacker's, `b`
+    the defender's), which stand on `w`."""
+    cells = w[HEIGHT] * w[WIDTH]
+    row = sc.level[depth, COVER]
+    if root != 0:
+        row[:cells] = sc.ints[SCAN_COVER + atk, :cells]
+        return
+    row[:cells] = sc.level[depth + 1, COVER, :cells]
+    cover_update(w, row, c, b, atk + 1, 2 - atk)
+
+
+@njit(cache=True, nogil=True)
+def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_cell, last, prev_b, sc, root):
     """Attacker node: `atk` to move with no winning cell; the defender has `d_count`
     winning cells (d_cell the first). Returns 1 win (pv[pos:ctx[PV_LEN]] the line),
-    0 no win within `depth` attacker moves, -1 budget spent. `sc` is the scratch; the
-    root (`root` 1) takes its candidates from the scan of its board (`FOURS` rows) once
-    and keeps them in `level[0]` for the later rounds."""
+    0 no win within `depth` attacker moves, -1 budget spent. `last` and `prev_b` are the
+    attacker's and the defender's stones that led here. `sc` is the scratch; the root
+    (`root` 1) takes its candidates from the scan of its board once and keeps them in
+    `level[0]` for the later rounds."""
     if d_count >= 2 or depth <= 0 or pos + 3 > pv.shape[0]:
         return 0
     if probe_failed(table, key, depth):
@@ -165,6 +226,8 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
     dval = 2 - atk
     scratch = sc.level[depth, LINE]
     dscratch = sc.ints[DLINE]
+    cover = sc.level[depth, COVER]
+    covered = False  # this node's COVER row, made when first needed
     if root != 0 and ctx[ROOT_FOURS] >= 0:
         # A later round: the same candidates, and the first pass found no double four.
         cand = sc.level[0, CAND]
@@ -178,14 +241,10 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             cand[0] = d_cell
             n4 = 1
         else:
-            if root != 0:
-                mark = sc.flags[FOURS + atk]
-            else:
-                mark = sc.flags[MARK]
-                mark[:cells] = False
-                mark_window_cells(w, aval, k - 2, k - 2, k, mark)
+            node_cover(w, sc, depth, atk, last, prev_b, root)
+            covered = True
             for c in range(cells):
-                if mark[c]:
+                if cover[c] > 0 and w[BOARD + c] == 0:
                     cand[n4] = c
                     n4 += 1
             _sort_by_distance(cand, n4, w, last, sc.ints[DIST])
@@ -194,7 +253,7 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
                 mark3[:cells] = False
                 mark_window_cells(w, aval, max(k - 3, 1), k - 3, k, mark3)
                 for c in range(cells):
-                    if mark3[c] and not mark[c]:
+                    if mark3[c] and cover[c] == 0:
                         cand[n4 + n3] = c
                         n3 += 1
                 sub = cand[n4 : n4 + n3]
@@ -232,6 +291,11 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
         ckey = key ^ ZOBRIST[aval, c]
         if nw == 1:
             b = scratch[0]
+            if not covered:  # the children build their rows on this node's
+                w[BOARD + c] = 0
+                node_cover(w, sc, depth, atk, last, prev_b, root)
+                w[BOARD + c] = aval
+                covered = True
             apply_unchecked(w, b)
             if w[WINNER] == ONGOING:
                 nd = new_wins(w, b, dval, dscratch, 0)
@@ -248,6 +312,7 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
                     nd,
                     dscratch[0],
                     c,
+                    b,
                     sc,
                     np.int64(0),
                 )
@@ -282,6 +347,11 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             # Nothing stops every threat: any reply loses; show it with a block of one.
             replies[0] = f_cells[0]
             nrep = 1
+        if not covered:
+            w[BOARD + c] = 0
+            node_cover(w, sc, depth, atk, last, prev_b, root)
+            w[BOARD + c] = aval
+            covered = True
         all_win = True
         for j in range(nrep):
             m = replies[j]
@@ -301,6 +371,7 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
                     nd,
                     dscratch[0],
                     c,
+                    m,
                     sc,
                     np.int64(0),
                 )
@@ -329,7 +400,7 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
 def gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc):
     """Iterative deepening over `gomoku_attack`: shortest proofs first, and the table
     carries each round's failures into the next. The scratch's `SCAN`, `WINS` and
-    `FOURS` rows must hold `gomoku_scan` of this board (for either player to move)."""
+    `SCAN_COVER` rows must hold `gomoku_scan` of this board (for either player to move)."""
     check_room(s, max_depth, sc)
     cells = s[HEIGHT] * s[WIDTH]
     ctx = sc.ints[CTX]
@@ -377,6 +448,7 @@ def gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc):
             d_count,
             d_cell,
             last,
+            np.int64(-1),
             sc,
             np.int64(1),
         )
@@ -394,7 +466,7 @@ def gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc):
 
 @njit(cache=True, nogil=True)
 def gomoku_solve(s, budget, max_depth, threes, salt, table, pv, sc):
-    gomoku_scan(s, sc.ints[SCAN], sc.flags[WINS : WINS + 2], sc.flags[FOURS : FOURS + 2])
+    gomoku_scan(s, sc.ints[SCAN], sc.flags[WINS : WINS + 2], sc.ints[SCAN_COVER : SCAN_COVER + 2])
     return gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc)
 
 
