@@ -510,6 +510,66 @@ def first_window(s, player, min_own):
 
 
 @njit(cache=True, nogil=True)
+def connect6_windows(s, player, left, d_keys, d_e0, d_e1, a_keys, a_e0, a_e1, mark):
+    """One pass over the six-windows for the Connect6 search's attacker `player` with
+    `left` stones this turn, giving what four sweeps gave: the first window it can fill
+    now (`first_window(s, player, 6 - left)`, returned as start and direction, -1 when
+    none), the opponent's threat windows (`all_windows(s, 1 - player, 4, d_*)`, their
+    count returned), its own (`all_windows(s, player, 4, a_*)`, likewise), and in `mark`
+    the empty cells of its windows of 4 - left to 5 stones
+    (`mark_window_cells(s, player + 1, 4 - left, 5, 6, mark)`; `mark` is not cleared).
+    The lists come in the same order as from the sweeps."""
+    h = s[HEIGHT]
+    w = s[WIDTH]
+    own_v = player + 1
+    win_start = -1
+    win_d = -1
+    nd = 0
+    na = 0
+    for d in range(4):
+        dr = DIR_R[d]
+        dc = DIR_C[d]
+        for r0 in range(h):
+            if r0 + dr * (C6 - 1) >= h:
+                continue
+            for c0 in range(w):
+                c_end = c0 + dc * (C6 - 1)
+                if c_end < 0 or c_end >= w:
+                    continue
+                own = 0
+                other = 0
+                for i in range(C6):
+                    v = s[BOARD + (r0 + dr * i) * w + c0 + dc * i]
+                    if v == own_v:
+                        own += 1
+                    elif v != 0:
+                        other += 1
+                    if own > 0 and other > 0:
+                        break
+                if own > 0 and other > 0:
+                    continue
+                start = r0 * w + c0
+                if other == 0:
+                    if own >= 6 - left and win_start < 0:
+                        win_start = start
+                        win_d = d
+                    if own >= 4:
+                        a_keys[na] = start * 4 + d
+                        window_empties(s, start, d, a_e0, a_e1, na)
+                        na += 1
+                    if 4 - left <= own <= 5:
+                        for i in range(C6):
+                            e = (r0 + dr * i) * w + c0 + dc * i
+                            if s[BOARD + e] == 0:
+                                mark[e] = True
+                if own == 0 and other >= 4:
+                    d_keys[nd] = start * 4 + d
+                    window_empties(s, start, d, d_e0, d_e1, nd)
+                    nd += 1
+    return win_start, win_d, nd, na
+
+
+@njit(cache=True, nogil=True)
 def windows_through(s, cell, player, min_own, keys, e0, e1, n):
     """Add the six-windows through `cell` with at least `min_own` stones of `player` and
     none of the other, skipping keys already listed; return the new count."""

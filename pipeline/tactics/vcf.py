@@ -91,7 +91,7 @@ from pipeline.tactics.scratch import (
 )
 from pipeline.tactics.table import SALT_C6, SALT_VCF, ZOBRIST, board_key, probe_failed, store_failed
 from pipeline.tactics.threats import (
-    all_windows,
+    connect6_windows,
     defences_against_into,
     double_fours_near_into,
     first_window,
@@ -513,36 +513,40 @@ def _c6_win_now(w, atk, pos, pv, ctx):
 def c6_attack(w, atk, depth, pos, ctx, table, pv, key, sc, root):
     """Attacker turn in Connect6 (`atk` to move, one or two stones left this turn).
     Row `depth` of the scratch's window and pair arrays is this node's."""
-    if _c6_win_now(w, atk, pos, pv, ctx) == 1:
-        return 1
     if depth <= 0 or pos + 8 > pv.shape[0]:
-        return 0
+        return _c6_win_now(w, atk, pos, pv, ctx)
+    cells = w[HEIGHT] * w[WIDTH]
+    left = stones_left_in_turn(w[PLY])
+    # One pass over the windows: a window to fill now, the defender's threats (our stones
+    # this turn must hit every one of them), our own windows of four (only possible
+    # mid-turn), and the cells of the windows that reach four with this turn's stones.
+    dkeys = sc.level[depth, D_KEYS]
+    de0 = sc.level[depth, D_E0]
+    de1 = sc.level[depth, D_E1]
+    akeys = sc.level[depth, A_KEYS]
+    ae0 = sc.level[depth, A_E0]
+    ae1 = sc.level[depth, A_E1]
+    mark = sc.flags[MARK2]
+    mark[:cells] = False
+    start, d, nd, na0 = connect6_windows(w, atk, left, dkeys, de0, de1, akeys, ae0, ae1, mark)
+    if start >= 0:
+        e0, e1 = window_cells(w, start, d)
+        pv[pos] = e0
+        ctx[PV_LEN] = pos + 1
+        if e1 >= 0:
+            pv[pos + 1] = e1
+            ctx[PV_LEN] = pos + 2
+        return 1
     if probe_failed(table, key, depth):
         return 0
     if root != 0:
         ctx[ROOT_SEEN] = 1
-    cells = w[HEIGHT] * w[WIDTH]
-    left = stones_left_in_turn(w[PLY])
-    # The defender's threats: our stones this turn must hit every one of them.
-    dkeys = sc.level[depth, D_KEYS]
-    de0 = sc.level[depth, D_E0]
-    de1 = sc.level[depth, D_E1]
-    nd = all_windows(w, 1 - atk, 4, dkeys, de0, de1)
     dmark = sc.flags[MARK]
     dmark[:cells] = False
     hd = hitting_number(de0, de1, nd, dmark)
     if hd > left:
         store_failed(table, key, depth)
         return 0
-    # Our own windows of four already on the board (only possible mid-turn).
-    akeys = sc.level[depth, A_KEYS]
-    ae0 = sc.level[depth, A_E0]
-    ae1 = sc.level[depth, A_E1]
-    na0 = all_windows(w, atk, 4, akeys, ae0, ae1)
-    # Stones that can make a threat lie in windows that reach four with this turn.
-    mark = sc.flags[MARK2]
-    mark[:cells] = False
-    mark_window_cells(w, atk + 1, 4 - left, 5, 6, mark)
     cand = sc.level[depth, CAND]
     nc = 0
     for c in range(cells):
