@@ -5,7 +5,9 @@ one thread), 25 games in lockstep at 200 simulations, seed 1.
 
 The modes alternate round by round (off, vcf, off, vcf, ...), so that a shared machine's
 load falls on them alike; the last line gives each mode's rate over all its rounds and
-the ratio to the first mode. `--modes` takes `MODE` or `MODE:NODES` (solver budget)."""
+the ratio to the first mode. `--modes` takes `MODE` or `MODE:NODES` (solver budget).
+`--split` also times the network and the compiled expansion (backup and tactics
+included) of each round."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import torch
 from pipeline.games.base import GameSpec
 from pipeline.nets.evaluator import NetEvaluator
 from pipeline.players.models import load_model
+from pipeline.search import mcts
 from pipeline.search.mcts import SearchConfig
 from pipeline.selfplay.play import SelfPlayConfig, play_games
 
@@ -29,10 +32,25 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--modes", default="off,vcf", help="comma-separated MODE or MODE:NODES")
+    parser.add_argument("--split", action="store_true", help="time the network and the expansion too")
     args = parser.parse_args()
     torch.set_num_threads(1)
     spec = GameSpec.parse(args.spec)
-    evaluator = NetEvaluator(load_model(args.model, spec), threads=1)
+    net = NetEvaluator(load_model(args.model, spec), threads=1)
+    spent = {"network": 0.0, "expansion": 0.0}
+
+    def timed(key, fn):
+        def call(*a, **k):
+            start = time.perf_counter()
+            out = fn(*a, **k)
+            spent[key] += time.perf_counter() - start
+            return out
+
+        return call
+
+    evaluator = timed("network", net) if args.split else net
+    if args.split:  # the search calls it through the module: time every call
+        mcts.expand_and_backup = timed("expansion", mcts.expand_and_backup)
     modes = [(m.split(":")[0], int(m.split(":")[1]) if ":" in m else 200) for m in args.modes.split(",")]
     totals = {m: [0, 0.0] for m in modes}
     for mode, nodes in modes:  # warm up: load the compiled code before anything is timed
@@ -42,15 +60,20 @@ def main() -> None:
         for mode, nodes in modes:
             search = SearchConfig(simulations=args.simulations, tactics=mode, tactics_nodes=nodes)
             config = SelfPlayConfig(parallel_games=args.games, search=search)
+            spent.update(network=0.0, expansion=0.0)
             start = time.perf_counter()
             _, stats = play_games(spec, evaluator, args.games, config, seed=1)
             seconds = time.perf_counter() - start
             totals[(mode, nodes)][0] += stats.positions
             totals[(mode, nodes)][1] += seconds
-            print(
-                f"round {r}: tactics={mode:3s} nodes={nodes:3d} {stats.positions / seconds:6.1f} positions/s",
-                flush=True,
-            )
+            line = f"round {r}: tactics={mode:3s} nodes={nodes:3d} {stats.positions / seconds:6.1f} positions/s"
+            if args.split:
+                per_sim = spent["expansion"] / max(stats.simulations, 1) * 1e6
+                line += (
+                    f"; network {spent['network'] / seconds:.0%}, expansion {spent['expansion'] / seconds:.0%}"
+                    f" ({per_sim:.1f} us a simulation)"
+                )
+            print(line, flush=True)
     base = totals[modes[0]][0] / totals[modes[0]][1]
     summary = [f"{m}:{n} {p / s:.1f} ({p / s / base:.2f}x)" for (m, n), (p, s) in totals.items()]
     print("all rounds: " + ", ".join(summary))

@@ -20,10 +20,11 @@ a win that is not one; a budget that runs out only leaves moves in, never claims
 Cost: most leaves hold no threat at all, so the verdict is made cheap where it finds
 nothing. In Gomoku one scan of the board's windows (`gomoku_scan`) serves both solver
 calls (the mover's, and the opponent's with the mover passing: the same board) and the
-threat check; a side with no window of k - 2 stones has nothing to search. The arrays
-live in a scratch made once (`pipeline.tactics.scratch`; `tactical_verdict_into`), and
-the verdicts, masks and tables are those of the plain path, call for call
-(tests/unit/test_verdict_reference.py)."""
+threat check; a side with no window of k - 2 stones has nothing to search. The moves off
+the opponent's proof are checked in one replay of it for all of them
+(`proofs_surviving`). The arrays live in a scratch made once (`pipeline.tactics.scratch`;
+`tactical_verdict_into`), and the verdicts, masks and tables are those of the plain path,
+call for call (tests/unit/test_verdict_reference.py)."""
 
 import numpy as np
 from numba import njit

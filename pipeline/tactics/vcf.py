@@ -20,12 +20,15 @@ threats win; with exactly two, every pair of defender stones that hits all of th
 searched (an AND node). Single threats are not played: they leave the defender a free
 stone, which this search does not model.
 
-Cost: the searches allocate nothing (every array is in the scratch); the root's
-candidates are found once, not once per round of iterative deepening, and a root with
-none ends the search after one round, storing in the table what the remaining rounds
-would have stored; the winning cells a stone makes are found with `new_wins`, which the
-invariant below allows. Results, proofs, node counts and table contents are those of the
-plain search (tests/unit/test_verdict_reference.py).
+Cost (the tree asks at every expansion): the searches allocate nothing (every array is
+in the scratch); the root's candidates are found once, not once per round of iterative
+deepening, and a root with none ends the search after one round, storing in the table
+what the remaining rounds would have stored; a Gomoku node's four-making candidates come
+from per-cell window counts handed down from its parent and updated for the two stones
+between them (`node_cover`), not from a sweep of the board; a Connect6 node reads the
+windows once (`connect6_windows`); the winning cells a stone makes are found with
+`new_wins`, which the invariant below allows. Results, proofs, node counts and table
+contents are those of the plain search (tests/unit/test_verdict_reference.py).
 
 Invariant: at the attacker's turn it has no winning cell (it would have won), and the
 defender's only winning cells are the `d_count` known ones; a defender's block cannot
