@@ -7,11 +7,21 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
+
+
+class Tactics(StrEnum):
+    """The searches' threat solvers (`search.tactics`)."""
+
+    off = "off"
+    vcf = "vcf"
+    vct = "vct"
+
 
 app = typer.Typer(help="zero-pipeline: AlphaZero-style self-play for Gomoku, Connect6 and Hex.", no_args_is_help=True)
 # A pipe gets a wide table rather than Rich's 80-column default with truncated cells.
@@ -289,6 +299,10 @@ def evaluate(
         str | None,
         typer.Option(help="another board size for a size-free net, same game and rules: 20 or 20x15 (HxW)"),
     ] = None,
+    tactics: Annotated[
+        Tactics | None,
+        typer.Option(help="threat solvers in both searches (Gomoku, Connect6): off, vcf, vct (default: vcf)"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
 ) -> None:
     """Play a checkpoint (AlphaZero net or DQN) against an opponent; score with interval."""
@@ -298,7 +312,7 @@ def evaluate(
     from pipeline.nets.checkpoint import CheckpointError
 
     try:
-        evaluation = Evaluation.setup(model, vs, simulations, board)
+        evaluation = Evaluation.setup(model, vs, simulations, board, None if tactics is None else tactics.value)
     except (CheckpointError, ValueError) as exc:
         raise fail(str(exc)) from None
     with err.status(escape(f"{model.stem} vs {vs}: {games} games of {evaluation.spec}")):

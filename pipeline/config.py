@@ -15,6 +15,7 @@ from pipeline.games.base import GameSpec, describe_errors
 from pipeline.match.sprt import VsChampionTest, VsPureTest
 from pipeline.nets.inference import InferenceConfig
 from pipeline.nets.resnet import NetSpec
+from pipeline.players.classical import MAX_DEPTH, check_game
 from pipeline.players.engines import EngineConfig
 from pipeline.selfplay.play import SelfPlayConfig
 from pipeline.training.loop import TrainConfig
@@ -60,6 +61,12 @@ class EvaluateConfig(BaseModel):
     engines: list[EngineConfig] = Field(
         default_factory=list, description="external engines played after the gate, for the rating only"
     )
+    classical_ladder: list[int] | None = Field(
+        None,
+        description="classical depths (classical:N) the candidate climbs after the gate, for the rating and the "
+        "deepest depth it beats (Gomoku, Connect6); null or []: none",
+    )
+    classical_games: int = Field(10, ge=2, description="games against each classical depth (paired openings)")
 
     @field_validator("engines")
     @classmethod
@@ -74,6 +81,15 @@ class EvaluateConfig(BaseModel):
     def _rising(cls, v: list[int]) -> list[int]:
         if not v or any(x < 1 for x in v) or any(b <= a for a, b in itertools.pairwise(v)):
             raise ValueError("ladder must be a non-empty list of rising playout counts, e.g. [500, 1000, 2000]")
+        return v
+
+    @field_validator("classical_ladder")
+    @classmethod
+    def _depths(cls, v: list[int] | None) -> list[int] | None:
+        if not v:
+            return None
+        if any(not 1 <= d <= MAX_DEPTH for d in v) or any(b <= a for a, b in itertools.pairwise(v)):
+            raise ValueError(f"classical_ladder must be rising depths in 1..{MAX_DEPTH}, e.g. [1, 2, 3, 4]")
         return v
 
     def next_level(self, current: int) -> int:
@@ -102,12 +118,17 @@ class Params(BaseModel):
     inference: InferenceConfig = InferenceConfig()
 
     @model_validator(mode="after")
-    def _engines_play_the_game(self) -> Params:
+    def _opponents_play_the_game(self) -> Params:
         for i, engine in enumerate(self.evaluate.engines):
             try:
                 engine.check_game(self.game)
             except ValueError as exc:
                 raise ValueError(f"evaluate.engines.{i}: {exc}") from None
+        if self.evaluate.classical_ladder:
+            try:
+                check_game(self.game)
+            except ValueError as exc:
+                raise ValueError(f"evaluate.classical_ladder: {exc}") from None
         return self
 
 

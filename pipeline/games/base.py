@@ -10,16 +10,20 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from pipeline.games import connect6, kernels, presentation
+from pipeline.games import connect6, kernels, presentation, renju
 from pipeline.games.layout import (
     BOARD,
     CONNECT6,
     DRAW,
+    ERR_DOUBLE_FOUR,
+    ERR_DOUBLE_THREE,
     ERR_GAME_OVER,
     ERR_OCCUPIED,
     ERR_OFF_BOARD,
+    ERR_OVERLINE,
     ERR_SWAP,
-    EXACT,
+    EXACT_RULE,
+    FREESTYLE_RULE,
     GOMOKU,
     HEIGHT,
     HEX,
@@ -29,6 +33,8 @@ from pipeline.games.layout import (
     KIND,
     ONGOING,
     PLY,
+    RENJU_RULE,
+    RULES,
     SWAP,
     TO_MOVE,
     WIDTH,
@@ -40,6 +46,12 @@ from pipeline.games.layout import (
 )
 
 GameName = Literal["gomoku", "connect6", "hex"]
+RuleName = Literal["freestyle", "exact", "renju"]
+RULE_CODES: dict[str, int] = {"freestyle": FREESTYLE_RULE, "exact": EXACT_RULE, "renju": RENJU_RULE}
+RENJU_SIDE = 15  # renju's board, where a spec names no size
+# Each rule set's value of `INFO rule` in the Gomocup (Piskvork) protocol; its other bits
+# (2 continuous game, 8 caro) name games nothing here plays.
+GOMOCUP_RULES: dict[str, int] = {"freestyle": 0, "exact": 1, "renju": 4}
 KIND_OF: dict[str, int] = {"gomoku": GOMOKU, "connect6": CONNECT6, "hex": HEX}
 COLUMNS = string.ascii_lowercase
 SWAP_NAMES = ("swap", "swap-pieces")
@@ -75,7 +87,7 @@ class GameSpec(BaseModel):
     height: int = 9
     width: int = 9
     k: int = 5
-    rules: Literal["freestyle", "exact"] = "freestyle"
+    rules: RuleName = "freestyle"
     swap: bool = False
 
     @model_validator(mode="before")
@@ -92,6 +104,9 @@ class GameSpec(BaseModel):
             data.setdefault("k", 6)
         if data.get("game") == "hex":
             data.setdefault("k", 0)
+        if data.get("rules") == "renju":
+            data.setdefault("height", RENJU_SIDE)
+            data.setdefault("width", RENJU_SIDE)
         return data
 
     @model_validator(mode="after")
@@ -103,6 +118,8 @@ class GameSpec(BaseModel):
                 raise ValueError(f"gomoku board must be {low}..{high} on each side, got {h}x{w}")
             if not 3 <= self.k <= max(h, w):
                 raise ValueError(f"gomoku k must be in 3..{max(h, w)} for a {h}x{w} board, got {self.k}")
+            if self.rules == "renju" and self.k != 5:
+                raise ValueError(f"renju is five in a row: k must be 5, got {self.k}")
         elif self.game == "connect6":
             low, high = BOARD_SIDES["connect6"]
             if not (low <= h <= high and low <= w <= high):
@@ -116,7 +133,7 @@ class GameSpec(BaseModel):
             if self.k not in (0, h):
                 raise ValueError("hex has no k: leave it out")
             if self.rules != "freestyle":
-                raise ValueError("hex has no exact rule")
+                raise ValueError(f"hex has no {self.rules} rule")
         if self.swap and not self.has_swap_rule:
             raise ValueError("the swap rule exists only for hex")
         return self
@@ -130,8 +147,8 @@ class GameSpec(BaseModel):
 
     @classmethod
     def parse(cls, text: str) -> GameSpec:
-        """Read a compact spec like `gomoku:15`, `gomoku:9x9:k5:exact`, `connect6:10`,
-        `hex:11:swap`."""
+        """Read a compact spec like `gomoku:15`, `gomoku:9x9:k5:exact`, `gomoku:renju`
+        (15x15), `connect6:10`, `hex:11:swap`."""
         parts = text.strip().lower().split(":")
         data: dict[str, object] = {"game": parts[0]}
         for part in parts[1:]:
@@ -142,7 +159,7 @@ class GameSpec(BaseModel):
                 data["size"] = int(part)
             elif part.startswith("k") and part[1:].isdigit():
                 data["k"] = int(part[1:])
-            elif part in ("exact", "freestyle"):
+            elif part in RULE_CODES:
                 data["rules"] = part
             elif part == "swap":
                 data["swap"] = True
@@ -187,7 +204,7 @@ class GameSpec(BaseModel):
         s[HEIGHT] = self.height
         s[WIDTH] = self.width
         s[WIN_LENGTH] = self.k
-        s[EXACT] = 1 if self.rules == "exact" else 0
+        s[RULES] = RULE_CODES[self.rules]
         s[SWAP] = 1 if self.swap else 0
         s[WINNER] = ONGOING
         s[HIST : HIST + HIST_LEN] = -1
@@ -316,6 +333,9 @@ _REASONS = {
     ERR_OFF_BOARD: "it is off the board",
     ERR_OCCUPIED: "the cell is occupied",
     ERR_SWAP: "swap is legal only as the second move, when the rule is on",
+    ERR_OVERLINE: "forbidden to black: overline",
+    ERR_DOUBLE_FOUR: "forbidden to black: double four",
+    ERR_DOUBLE_THREE: "forbidden to black: double three",
 }
 
 
@@ -403,6 +423,27 @@ class GameState:
             cells = np.arange(spec.cells)
             perm[: spec.cells] = (cells % spec.width) * spec.width + cells // spec.width
         return perm
+
+    def forbidden_kinds(self) -> np.ndarray:
+        """int8 [cells]: why black may not play each cell of this position (renju:
+        `renju.OVERLINE`, `DOUBLE_FOUR`, `DOUBLE_THREE`; 0 where it may, and everywhere
+        under the other rules). Black's, whoever is to move: white plays against them."""
+        out = np.zeros(self.spec.cells, dtype=np.int8)
+        if self.spec.rules == "renju" and not self.is_terminal:
+            renju.forbidden_cells(self.array, out)
+        return out
+
+    def forbidden_cells(self) -> list[int]:
+        """The empty cells forbidden to black in this position (renju), in action order."""
+        return np.flatnonzero(self.forbidden_kinds()).tolist()
+
+    def forbidden_reason(self, move: int | str) -> str | None:
+        """Why black may not play `move` here ("double three"), or None if it may."""
+        action = self.to_action(move)
+        if self.spec.rules != "renju" or action >= self.spec.cells or self.board().ravel()[action] != 0:
+            return None
+        kind = int(renju.forbidden_at(self.array, np.int64(action)))
+        return renju.FORBIDDEN_NAMES[kind] or None
 
     def candidate_mask(self) -> np.ndarray:
         """Legal moves narrowed by threat guidance (immediate win, else forced blocks)."""

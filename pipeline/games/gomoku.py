@@ -1,4 +1,5 @@
-"""Gomoku rules: k in a row on an HxW board, freestyle (k or more) or exact (exactly k).
+"""Gomoku rules: k in a row on an HxW board, freestyle (k or more), exact (exactly k) or
+renju (black exactly five and no forbidden moves, white five or more: `renju`).
 
 Connect6 reuses the line kernels here with k=6, freestyle.
 """
@@ -9,18 +10,21 @@ from numba import njit
 from pipeline.games.layout import (
     BOARD,
     DRAW,
-    EXACT,
+    EXACT_RULE,
     HEIGHT,
     HIST,
     HIST_LEN,
     HIST_PLAYER,
     PLY,
+    RENJU_RULE,
+    RULES,
     STONES,
     TO_MOVE,
     WIDTH,
     WIN_LENGTH,
     WINNER,
 )
+from pipeline.games.renju import black_has_move
 
 DIR_R = np.array([0, 1, 1, 1], dtype=np.int64)
 DIR_C = np.array([1, 0, 1, -1], dtype=np.int64)
@@ -51,10 +55,18 @@ def run_length(s, cell, value, dr, dc):
 
 
 @njit(cache=True, nogil=True)
+def exact_for(s, value):
+    """Does a stone of `value` (1 black, 2 white) win only with exactly k? Under exact
+    rules both colours, under renju black only."""
+    rule = s[RULES]
+    return rule == EXACT_RULE or (rule == RENJU_RULE and value == 1)
+
+
+@njit(cache=True, nogil=True)
 def makes_line(s, cell, value):
     """Would a stone of `value` at `cell` complete a winning line (incremental check)."""
     k = s[WIN_LENGTH]
-    exact = s[EXACT] != 0
+    exact = exact_for(s, value)
     for d in range(4):
         n = run_length(s, cell, value, DIR_R[d], DIR_C[d])
         if n == k or (n > k and not exact):
@@ -83,6 +95,8 @@ def place_stone(s, cell):
         s[WINNER] = p
     elif s[STONES] == s[HEIGHT] * s[WIDTH]:
         s[WINNER] = DRAW
+    elif p == 1 and s[RULES] == RENJU_RULE and not black_has_move(s):
+        s[WINNER] = DRAW  # renju: every empty cell is forbidden to black, who cannot move
 
 
 @njit(cache=True, nogil=True)
@@ -104,8 +118,8 @@ def winning_cells(s, player, out):
     w = s[WIDTH]
     cells = h * w
     k = s[WIN_LENGTH]
-    exact = s[EXACT] != 0
     own = player + 1
+    exact = exact_for(s, own)
     stones = 0
     for cell in range(cells):
         if s[BOARD + cell] == own:

@@ -6,13 +6,14 @@ Gomoku, Connect6 and Hex."""
 import numpy as np
 from numba import njit
 
-from pipeline.games import connect6, gomoku, hex
+from pipeline.games import connect6, gomoku, hex, renju
 from pipeline.games.layout import (
     BOARD,
     CONNECT6,
     ERR_GAME_OVER,
     ERR_OCCUPIED,
     ERR_OFF_BOARD,
+    ERR_OVERLINE,
     ERR_SWAP,
     HEIGHT,
     HEX,
@@ -44,7 +45,9 @@ def is_legal(s, action):
     cells = s[HEIGHT] * s[WIDTH]
     if s[KIND] == HEX and action == cells:
         return hex.swap_legal(s)
-    return 0 <= action < cells and s[BOARD + action] == 0
+    if not (0 <= action < cells and s[BOARD + action] == 0):
+        return False
+    return not renju.black_to_move_under_renju(s) or renju.forbidden_at(s, action) == renju.NOT_FORBIDDEN
 
 
 @njit(cache=True, nogil=True)
@@ -59,6 +62,10 @@ def check_action(s, action):
         return ERR_OFF_BOARD
     if s[BOARD + action] != 0:
         return ERR_OCCUPIED
+    if renju.black_to_move_under_renju(s):
+        kind = renju.forbidden_at(s, action)
+        if kind != renju.NOT_FORBIDDEN:
+            return ERR_OVERLINE + kind - renju.OVERLINE
     return OK
 
 
@@ -83,11 +90,29 @@ def apply_action(s, action):
 
 
 @njit(cache=True, nogil=True)
+def renju_black_mask(s, out):
+    """Black's legal moves under renju: the empty cells that are not forbidden."""
+    cells = s[HEIGHT] * s[WIDTH]
+    board = renju.board_of(s)
+    kinds = np.empty(cells, dtype=np.int64)
+    renju.scan_forbidden(board, s[HEIGHT], s[WIDTH], kinds)
+    n = 0
+    for a in range(cells):
+        ok = board[a] == 0 and kinds[a] == renju.NOT_FORBIDDEN
+        out[a] = ok
+        if ok:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
 def legal_mask(s, out):
     """Fill the boolean `out` (length num_actions) and return the number of legal moves."""
     cells = s[HEIGHT] * s[WIDTH]
     n = 0
     over = s[WINNER] >= 0
+    if not over and renju.black_to_move_under_renju(s):
+        return renju_black_mask(s, out)
     for a in range(cells):
         ok = not over and s[BOARD + a] == 0
         out[a] = ok
@@ -174,7 +199,8 @@ def winning_moves(s, player, out):
 def candidate_mask(s, out):
     """Threat guidance: restrict `out` (a legal mask) to an immediate win if there is
     one, else to the cells that stop the opponent's win on its next turn (Connect6: over
-    its two-stone turn). Return how many candidates remain."""
+    its two-stone turn); when none of those is legal (renju: forbidden to black), every
+    legal move stays. Return how many candidates remain."""
     n_legal = legal_mask(s, out)
     if n_legal == 0:
         return 0
@@ -206,4 +232,6 @@ def candidate_mask(s, out):
             n += 1
     if kind == HEX and s[SWAP] != 0:
         out[cells] = False
+    if n == 0:  # renju: every cell that stops the opponent is forbidden to black
+        return legal_mask(s, out)
     return n

@@ -10,7 +10,8 @@ KIND = 0
 HEIGHT = 1
 WIDTH = 2
 WIN_LENGTH = 3
-EXACT = 4
+EXACT = 4  # the rule set (Gomoku): FREESTYLE_RULE, EXACT_RULE or RENJU_RULE
+RULES = EXACT
 SWAP = 5
 PLY = 6
 TO_MOVE = 7
@@ -29,12 +30,20 @@ HEX = 2
 ONGOING = -1
 DRAW = 2
 
+# Gomoku's rule sets, as the RULES field holds them (0 and 1 were "exact: no/yes").
+FREESTYLE_RULE = 0  # five or more wins
+EXACT_RULE = 1  # exactly five wins
+RENJU_RULE = 2  # black: exactly five, and forbidden moves (pipeline.games.renju); white: five or more
+
 # Error codes returned by the checked apply kernel (0 means the move was made).
 OK = 0
 ERR_GAME_OVER = 1
 ERR_OFF_BOARD = 2
 ERR_OCCUPIED = 3
 ERR_SWAP = 4
+ERR_OVERLINE = 5  # renju: forbidden to black (ERR_OVERLINE + renju kind - 1)
+ERR_DOUBLE_FOUR = 6
+ERR_DOUBLE_THREE = 7
 
 # Hex virtual edge nodes, offsets past the last cell in the union-find forest.
 HEX_TOP = 0

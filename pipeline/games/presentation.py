@@ -107,8 +107,9 @@ def _line_through_last(state: GameState) -> list[int]:
                 line.append((r, c))
                 r, c = r + sign * dr, c + sign * dc
         n = len(line)
-        # Connect6 is k=6 freestyle: six or more.
-        if n == spec.k or (n > spec.k and spec.rules == "freestyle"):
+        # Connect6 is k=6 freestyle: six or more. Renju: white's overline wins, black's not.
+        longer_wins = spec.rules == "freestyle" or (spec.rules == "renju" and state.winner == 1)
+        if n == spec.k or (n > spec.k and longer_wins):
             return sorted(r * w + c for r, c in line)
     return []
 

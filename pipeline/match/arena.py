@@ -12,7 +12,7 @@ import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.match.sprt import SPRT, SPRTConfig
-from pipeline.players.base import Forfeit, Player
+from pipeline.players.base import Forfeit, Player, ProvenWin
 
 
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -46,6 +46,9 @@ class MatchResult:
     wins_as_first: int
     wins_as_second: int
     lengths: list[int] = field(default_factory=list)
+    proven: int = 0  # games where `player`'s solver proved its win (the first proof of the game)
+    proven_against: int = 0  # ... where `opponent`'s did
+    proofs: list[str] = field(default_factory=list)  # "game 4: NAME (black) found VCF in 7 at move 23"
 
     @property
     def score(self) -> float:
@@ -92,6 +95,8 @@ class GameRecord:
     plies: int
     opening: list[int]
     reason: str = ""  # why the game ended other than by the rules ("forfeit: ...", the loser's fault)
+    proof: str = ""  # the game's first solver-proven win: "NAME (black) found VCF in 7 at move 23"
+    proof_by_player: bool | None = None  # whether `player` (else the opponent) found it
 
 
 class PlayerDropped(Exception):
@@ -101,6 +106,20 @@ class PlayerDropped(Exception):
     def __init__(self, message: str, records: list[GameRecord]):
         super().__init__(message)
         self.records = records
+
+
+def first_proof(g: int, player: Player, opponent: Player) -> tuple[str, bool | None]:
+    """(the earliest win either side's solver proved in game g, in words; whether `player`
+    proved it): players that keep `proven` (see `pipeline.players.base`) say so."""
+    found: list[tuple[int, bool, str, ProvenWin]] = []
+    for who, mine in ((player, True), (opponent, False)):
+        win = getattr(who, "proven", {}).get(g)
+        if isinstance(win, ProvenWin):
+            found.append((win.ply, not mine, who.name, win))
+    if not found:
+        return "", None
+    _, theirs, name, win = min(found, key=lambda f: (f[0], f[1]))
+    return win.phrase(name), not theirs
 
 
 def paired_openings(spec: GameSpec, pairs: int, plies: int, rng: np.random.Generator) -> list[list[int]]:
@@ -135,8 +154,17 @@ def play_lockstep(
 
     def finish(g: int, score: float, reason: str = "") -> None:
         done[g] = True
+        proof, by_player = first_proof(g, player, opponent)
         rec = GameRecord(
-            first_index + g, (first_index + g) // 2, first[g] == 0, score, states[g].ply, list(openings[g // 2]), reason
+            first_index + g,
+            (first_index + g) // 2,
+            first[g] == 0,
+            score,
+            states[g].ply,
+            list(openings[g // 2]),
+            reason,
+            proof,
+            by_player,
         )
         records[g] = rec
         if on_game_end:
@@ -172,6 +200,10 @@ def result_of(player: str, opponent: str, records: list[GameRecord]) -> MatchRes
     result = MatchResult(player, opponent, len(records), 0, 0, 0, 0, 0)
     for r in records:
         result.lengths.append(r.plies)
+        if r.proof:
+            result.proven += bool(r.proof_by_player)
+            result.proven_against += not r.proof_by_player
+            result.proofs.append(f"game {r.index + 1}: {r.proof}")
         if r.score == 0.5:
             result.draws += 1
         elif r.score == 1.0:

@@ -2,8 +2,10 @@
 
 The model's game is read from its checkpoint (a size-free net may play another board of
 the same game and rules); the opponent is any player text `make_player` knows (pure:N,
-random, another checkpoint, gomocup:COMMAND, htp:COMMAND). An external engine that drops
-out after too many faults ends the match early: its finished games still count."""
+classical:N, random, another checkpoint, gomocup:COMMAND, htp:COMMAND). An external engine
+that drops out after too many faults ends the match early: its finished games still count.
+A game where a player's solver proved its win (tactics in the search) is told, with the
+proof's kind, length and move ("gomoku-15x15 (black) found VCF in 7 at move 23")."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from pipeline.players.base import Player
 from pipeline.players.factory import make_player
 from pipeline.players.models import checkpoint_game
 from pipeline.search.mcts import SearchConfig
+
+SHOWN_PROOFS = 3  # proofs `describe` lists; the JSON has every one
 
 
 def model_spec(model: Path, board: str | None = None) -> GameSpec:
@@ -41,11 +45,15 @@ class Evaluation:
     forfeits: list[str] = field(default_factory=list)  # an external engine's forfeits, each a lost game
 
     @staticmethod
-    def setup(model: Path, vs: str, simulations: int, board: str | None = None) -> Evaluation:
+    def setup(
+        model: Path, vs: str, simulations: int, board: str | None = None, tactics: str | None = None
+    ) -> Evaluation:
         """Load both players; CheckpointError or ValueError for a model or opponent that
-        cannot play."""
+        cannot play. `tactics` overrides the searches' threat solvers (off, vcf, vct)."""
         spec = model_spec(model, board)
         search = SearchConfig(simulations=simulations)
+        if tactics is not None:
+            search = search.model_copy(update={"tactics": tactics})
         player = make_player(str(model), spec, search)
         player.name = model.stem
         return Evaluation(spec, player, make_player(vs, spec, search), simulations)
@@ -65,14 +73,27 @@ class Evaluation:
         summary = self.result.summary()
         return {"game": str(self.spec), "simulations": self.simulations, **summary, "forfeits": self.forfeits}
 
-    def describe(self, opponent: str) -> str:
-        """One line: the counts, the score with its 95% interval, and the Elo difference."""
+    def describe(self, opponent: str, shown_proofs: int = SHOWN_PROOFS) -> str:
+        """One line: the counts, the score with its 95% interval, and the Elo difference;
+        then, when a solver proved a win in some games, how many and the first
+        `shown_proofs` of them (`as_dict` lists all)."""
         result = self.result
         assert result is not None, "play first"
         summary = result.summary()
         low, high = summary["interval_95"]  # type: ignore[misc]
-        return (
+        line = (
             f"{self.player.name} vs {opponent} on {self.spec}: {result.wins} wins, {result.losses} losses, "
             f"{result.draws} draws (as first {result.wins_as_first}, as second {result.wins_as_second}); "
             f"score {summary['score']:.2f} [{low:.2f}, {high:.2f}] 95%; Elo {summary['elo']:+.0f}"
         )
+        if not result.proofs:
+            return line
+        lines = [
+            line,
+            f"solver-proven wins in {len(result.proofs)} of {result.games} games "
+            f"({self.player.name} {result.proven}, {opponent} {result.proven_against}):",
+        ]
+        lines += [f"  {p}" for p in result.proofs[:shown_proofs]]
+        if len(result.proofs) > shown_proofs:
+            lines.append(f"  ... and {len(result.proofs) - shown_proofs} more (--json lists them all)")
+        return "\n".join(lines)

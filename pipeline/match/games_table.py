@@ -1,5 +1,7 @@
 """The games table: every evaluation game ever played (generation, both players,
-colours, result), one CSV row each, in reports/games.csv. The rating is fitted over it."""
+colours, result, why it ended otherwise and the first win a solver proved in it), one CSV
+row each, in reports/games.csv. The rating is fitted over it. A table written before a
+column was added reads with that column empty."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ COLUMNS = (
     "plies",
     "opening",
     "reason",
+    "proof",  # the game's first solver-proven win, in words (see pipeline.match.arena)
 )
 
 

@@ -12,6 +12,10 @@ drive players through it, in the spirit of OpenSpiel's `Bot`:
   visits and value, the simulations run and the time taken, within a simulation budget
   (default the player's own) and/or a time limit. The protocols and the web app use it.
 
+A player whose search proves wins with a solver may also keep `proven`, a dict from each
+game of the match to its first `ProvenWin` there (reset by `start`): the arena reports
+which games tactics decided.
+
 A new kind of player is a class with these four methods and a `name` (in its own module
 of this package), plus a line in `factory.make_player` if it has a text form. A player
 that cannot go on in a game (an external engine that broke its protocol) raises `Forfeit`
@@ -40,6 +44,25 @@ class Thought:
     simulations: int  # simulations (playouts) this search added to the root
     seconds: float
     proof: str | None = None  # what a solver proved here, e.g. "VCF in 7 for black: ..."
+
+
+@dataclass(frozen=True)
+class ProvenWin:
+    """The first win a player's solver proved in one game of a match: at the position of
+    ply `ply` (so the move played there is the game's move `ply + 1`, counting stones in
+    Connect6), `colour` had a forced win, a `kind` ("VCF", "VCT") of `length` moves
+    (Connect6: turns)."""
+
+    ply: int
+    colour: str
+    kind: str
+    length: int
+
+    def phrase(self, name: str | None = None) -> str:
+        """Like "black found VCF in 7 at move 23", or with the player's `name`
+        "gomoku-15x15 (black) found VCF in 7 at move 23"."""
+        who = f"{name} ({self.colour})" if name else self.colour
+        return f"{who} found {self.kind} in {self.length} at move {self.ply + 1}"
 
 
 @dataclass

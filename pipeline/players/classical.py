@@ -13,11 +13,16 @@ from pipeline.players.base import Thought, check_position
 from pipeline.search.alphabeta import PLAYS, AlphaBeta, squash
 
 MAX_DEPTH = 8
+GAMES = ("gomoku", "connect6")  # the games it plays (any board and rules of theirs)
 
 
 def check_game(spec: GameSpec) -> None:
-    if spec.game not in ("gomoku", "connect6"):
+    if spec.game not in GAMES:
         raise ValueError(f"{PLAYS}; not {spec.game}")
+    if spec.rules == "renju":
+        # Its search knows neither black's forbidden moves nor the colours' different fives:
+        # it would play illegal moves, so it refuses rather than play another game.
+        raise ValueError("classical players do not play renju (black's forbidden moves): gomoku freestyle or exact")
 
 
 class ClassicalPlayer:

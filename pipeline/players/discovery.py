@@ -103,13 +103,22 @@ def can_play(trained: GameSpec, size_free: bool, spec: GameSpec) -> bool:
     return trained == spec or (size_free and same_rules(trained, spec))
 
 
+# Rule sets whose nets may stand in for a rule set with none of its own, nearest first:
+# renju's black wins only with exactly five, so exact five comes before freestyle. The net
+# only guides the search; the search plays by the game's own rules (forbidden moves are
+# not legal moves, so it never plays one).
+STAND_INS: dict[str, tuple[str, ...]] = {"renju": ("exact", "freestyle")}
+
+
 @dataclass(frozen=True)
 class ModelChoice:
     """The checkpoint that plays a board (None: pure MCTS) and one line for the user that
-    says which and why."""
+    says which and why. `net_game` is the game to load the net for: the board's own, or
+    for a stand-in (`STAND_INS`) the rules it was trained under."""
 
     path: Path | None
     note: str
+    net_game: GameSpec | None = None
 
 
 def choose_model(
@@ -128,10 +137,33 @@ def choose_model(
     if explicit is not None:
         trained, size_free = checkpoint_reach(explicit)
         if not can_play(trained, size_free, spec):
+            stand_in = _as_stand_in(trained, size_free, spec)
+            if stand_in is not None:
+                return ModelChoice(explicit, note_for(explicit, trained, size_free, stand_in, spec), stand_in)
             if same_rules(trained, spec):
                 raise CheckpointError(f"{explicit.name} cannot play {spec}: a fixed-size net, it plays only {trained}")
             raise CheckpointError(f"{explicit.name} cannot play {spec}: it plays {trained}, another game or rules")
-        return ModelChoice(explicit, note_for(explicit, trained, size_free, spec))
+        return ModelChoice(explicit, note_for(explicit, trained, size_free, spec), spec)
+    for rules in (spec.rules, *STAND_INS.get(spec.rules, ())):
+        target = spec.model_copy(update={"rules": rules})
+        found = _nearest(target, sources)
+        if found is not None:
+            path, trained, size_free = found
+            return ModelChoice(path, note_for(path, trained, size_free, target, spec), target)
+    return ModelChoice(None, f"no model plays {spec}: pure MCTS")
+
+
+def _as_stand_in(trained: GameSpec, size_free: bool, spec: GameSpec) -> GameSpec | None:
+    """`spec` under the trained rules, if those may stand in for `spec`'s and the net plays it."""
+    if trained.rules not in STAND_INS.get(spec.rules, ()):
+        return None
+    target = spec.model_copy(update={"rules": trained.rules})
+    return target if can_play(trained, size_free, target) else None
+
+
+def _nearest(spec: GameSpec, sources: list[Path] | tuple[Path, ...]) -> tuple[Path, GameSpec, bool] | None:
+    """The first checkpoint trained on exactly `spec`, else the size-free one of the same
+    game and rules trained on the nearest board (ties: the larger, then source order)."""
     fits: list[tuple[tuple[int, int, int], Path, GameSpec, bool]] = []
     for order, path in enumerate(checkpoint_files(sources)):
         try:
@@ -142,15 +174,22 @@ def choose_model(
             distance = abs(trained.height - spec.height) + abs(trained.width - spec.width)
             fits.append(((distance, -trained.cells, order), path, trained, size_free))
     if not fits:
-        return ModelChoice(None, f"no model plays {spec}: pure MCTS")
+        return None
     _, path, trained, size_free = min(fits, key=lambda fit: fit[0])
-    return ModelChoice(path, note_for(path, trained, size_free, spec))
+    return path, trained, size_free
 
 
-def note_for(path: Path, trained: GameSpec, size_free: bool, spec: GameSpec) -> str:
-    if trained == spec:
-        return f"{path.name} plays {spec}"
-    return f"{path.name} plays {spec} (size-free, trained on {trained.height}x{trained.width})"
+def note_for(path: Path, trained: GameSpec, size_free: bool, target: GameSpec, spec: GameSpec | None = None) -> str:
+    """What the user is told: the file, the game, and where the net was trained elsewhere
+    (another board size, or another rule set standing in for `spec`'s)."""
+    spec = spec or target
+    notes = []
+    if trained != target:
+        notes.append(f"size-free, trained on {trained.height}x{trained.width}")
+    if target.rules != spec.rules:
+        net = {"exact": "an exact-five", "freestyle": "a freestyle"}.get(target.rules, target.rules)
+        notes.append(f"{net} net standing in: no {spec.rules} model; the search plays by the {spec.rules} rules")
+    return f"{path.name} plays {spec}" + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def find_model(

@@ -88,9 +88,20 @@ def make_player(
     return DQNPlayer(model, name=name or path.stem)
 
 
-def protocol_player(spec: GameSpec, model: Path | None, simulations: int = 800, playouts: int = 20_000) -> Player:
+def protocol_player(
+    spec: GameSpec,
+    model: Path | None,
+    simulations: int = 800,
+    playouts: int = 20_000,
+    net_game: GameSpec | None = None,
+) -> Player:
     """What a protocol front end (brain, HTP engine, terminal) plays: the checkpoint through
     its search at `simulations` a move, or pure MCTS at `playouts` with its tree kept
-    between moves when there is no model (`pipeline.players.discovery.choose_model` finds it)."""
+    between moves when there is no model (`pipeline.players.discovery.choose_model` finds it).
+    `net_game` is the game the net is loaded for when it is not `spec` (a stand-in trained
+    under other rules of the same board: the search still plays `spec`'s rules)."""
     text = pure_text(playouts) if model is None else str(model)
-    return make_player(text, spec, SearchConfig(simulations=simulations), reuse=True)
+    target = net_game or spec
+    return make_player(
+        text, spec, SearchConfig(simulations=simulations), reuse=True, load=lambda path, _: load_model(path, target)
+    )

@@ -11,12 +11,12 @@ import numpy as np
 from pipeline.games.base import GameSpec, GameState
 from pipeline.nets.evaluator import NetEvaluator
 from pipeline.nets.resnet import PolicyValueNet
-from pipeline.players.base import Thought, check_position
+from pipeline.players.base import ProvenWin, Thought, check_position
 from pipeline.search.evaluator import Evaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
 from pipeline.search.pure import PureMCTS
 from pipeline.search.tree import VISITS
-from pipeline.tactics.solve import proven_result
+from pipeline.tactics.solve import COLOURS, prove
 
 
 class RandomPlayer:
@@ -96,7 +96,10 @@ class NetPlayer:
     """A network through the batched search: no root noise, the most visited move (with
     `search.root: gumbel`, sequential halving's choice among the top-m by prior), a proven
     win taken and a proven loss avoided, or a move sampled from the visits during the first
-    `temperature_moves` plies. Each game's tree follows the moves played."""
+    `temperature_moves` plies. Each game's tree follows the moves played. `proven` keeps,
+    per game of the match, the first position where its tree proved the chosen move a win
+    and the solver gave the proof (a solver call only at such positions, none in a game
+    once it has its proof)."""
 
     def __init__(self, evaluator: Evaluator, search: SearchConfig, name: str = "net", temperature_moves: int = 0):
         self.evaluator = evaluator
@@ -108,11 +111,13 @@ class NetPlayer:
         self.fresh = np.ones(0, dtype=np.bool_)
         self.last_visits: dict[int, np.ndarray] = {}
         self.last_value: dict[int, float] = {}
+        self.proven: dict[int, ProvenWin] = {}
 
     def start(self, spec: GameSpec, games: int, seed: int) -> None:
         self.search = BatchedMCTS(spec, games, self.config, seed=seed)
         self.rng = np.random.default_rng(seed)
         self.fresh = np.ones(games, dtype=np.bool_)
+        self.proven = {}
 
     def _sync(self, g: int, state: GameState) -> BatchedMCTS:
         """Game g's tree, rooted at `state`: kept if it already is (tree reuse), else new."""
@@ -131,7 +136,26 @@ class NetPlayer:
             self._sync(g, s)
             active[g] = True
         visits = search.search(self.evaluator, active=active, noise=False)
-        return [self._pick(g, s, visits[g]) for g, s in zip(games, states, strict=True)]
+        moves = [self._pick(g, s, visits[g]) for g, s in zip(games, states, strict=True)]
+        for g, s, a in zip(games, states, moves, strict=True):
+            if g not in self.proven:
+                self._note_proof(g, s, a)
+        return moves
+
+    def _proof(self, g: int, state: GameState, action: int):
+        """The solver's proof of the win at game g's root when the tree proved `action` a
+        win, else None: the tree knows cheaply, so the solver (up to a second for a VCT)
+        runs only then."""
+        assert self.search is not None
+        if self.config.tactics == "off" or not self.search.tree.proven_win(g, action):
+            return None
+        return prove(state, self.config.tactics)
+
+    def _note_proof(self, g: int, state: GameState, action: int) -> None:
+        proof = self._proof(g, state, action)
+        if proof is not None:
+            length = proof.attacker_moves(state.spec, state.ply)
+            self.proven[g] = ProvenWin(state.ply, COLOURS[proof.winner], proof.kind, length)
 
     def _pick(self, g: int, state: GameState, visits: np.ndarray) -> int:
         assert self.search is not None
@@ -161,12 +185,10 @@ class NetPlayer:
         )[game]
         action = self._pick(game, state, visits)
         simulations = int(search.tree.node_int[game, 0, VISITS]) - before
-        # The tree knows whether its move is a proven win; only then is the proof's line
-        # worth a solver call (up to a second for a VCT, on a timed move's clock otherwise).
-        proven = self.config.tactics != "off" and search.tree.proven_win(game, action)
-        proof = proven_result(state, self.config.tactics) if proven else None
+        proof = self._proof(game, state, action)
         seconds = time.perf_counter() - start
-        return Thought(action, visits, search.tree.root_value(game), simulations, seconds, proof)
+        text = None if proof is None else proof.describe(state.spec, state.ply)
+        return Thought(action, visits, search.tree.root_value(game), simulations, seconds, text)
 
     def policy_value(self, state: GameState) -> tuple[np.ndarray, float]:
         """The raw network policy (by action, legal moves only, normalised) and value."""

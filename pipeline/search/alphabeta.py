@@ -799,8 +799,8 @@ class AlphaBeta:
         self._geometry: dict[tuple[int, int, int, bool, int], Geometry] = {}
 
     def geometry(self, spec: GameSpec) -> Geometry:
-        if spec.game not in ("gomoku", "connect6"):
-            raise ValueError(PLAYS)
+        if spec.game not in ("gomoku", "connect6") or spec.rules == "renju":
+            raise ValueError(f"{PLAYS}, freestyle or exact (not renju)")
         key = (spec.height, spec.width, spec.k, spec.rules == "exact", spec.kind)
         if key not in self._geometry:
             self._geometry[key] = make_geometry(*key)

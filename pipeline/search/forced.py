@@ -14,6 +14,11 @@ At each expansion of a k-in-a-row position (`search.tactics` on):
    that stone). A move whose check fails stays a child, so a node is a proven loss only
    when every legal move is refuted by a proof.
 
+Under renju a stone off the proof can also matter by changing which cells are forbidden
+to black: the replay then also requires every black move of the proof to be legal, and
+each "any move" black makes where its block was forbidden to find that block still
+forbidden (else the move stays a child).
+
 Every claim rests on a proof found by the solvers (`pipeline.tactics`), which never claim
 a win that is not one; a budget that runs out only leaves moves in, never claims.
 
@@ -30,12 +35,11 @@ import numpy as np
 from numba import njit
 
 from pipeline.games.connect6 import mark_windows, stones_left_in_turn
-from pipeline.games.gomoku import DIR_C, DIR_R, makes_line, run_length
-from pipeline.games.kernels import apply_unchecked
+from pipeline.games.gomoku import DIR_C, DIR_R, exact_for, makes_line, run_length
+from pipeline.games.kernels import apply_unchecked, winning_moves
 from pipeline.games.layout import (
     BOARD,
     CONNECT6,
-    EXACT,
     GOMOKU,
     HEIGHT,
     KIND,
@@ -71,9 +75,11 @@ from pipeline.tactics.threats import (
     LOST,
     four_moves_into,
     gomoku_scan,
+    illegal_for,
     line_wins,
     mark_window_cells,
     null_move,
+    restricted,
     threat_defences_into,
 )
 from pipeline.tactics.vcf import c6_solve, gomoku_solve_scanned, vcf_into
@@ -98,11 +104,13 @@ def wins_at_once(s, sc):
 
 
 @njit(cache=True, nogil=True)
-def proof_survives(s, stone, pv, pv_len, work, scratch):
+def proof_survives(s, stone, pv, pv_len, work, scratch, wins):
     """Does the opponent's proof pv[:pv_len] (found with the mover passing) still win once
-    the mover has put a stone on `stone`, a cell off the proof? `work` is scratch state."""
+    the mover has put a stone on `stone`, a cell off the proof? `work` is scratch state,
+    `scratch` int64 [8k + 8], `wins` bool [cells] (renju)."""
     me = s[TO_MOVE]
     own = me + 1
+    cells = s[HEIGHT] * s[WIDTH]
     work[:] = s
     apply_unchecked(work, stone)
     if work[WINNER] >= 0 or line_wins(work, stone, own, scratch, 0) > 0:
@@ -112,6 +120,18 @@ def proof_survives(s, stone, pv, pv_len, work, scratch):
         if work[BOARD + a] != 0:
             return False
         mover = work[TO_MOVE]
+        if restricted(work, mover):
+            if illegal_for(work, mover, a):
+                return False  # renju: the stone made a move of the proof forbidden to black
+            if mover == me:
+                # Black defends: a move off white's winning cells was played because
+                # every block was forbidden; with the stone one may be legal now.
+                wins[:] = False
+                winning_moves(work, 1 - me, wins)
+                if not wins[a]:
+                    for e in range(cells):
+                        if wins[e] and not illegal_for(work, me, e):
+                            return False
         apply_unchecked(work, a)
         if work[WINNER] >= 0:
             return work[WINNER] == 1 - me
@@ -134,7 +154,7 @@ def _win_dirs(x, own, dirs, hot):
     w = x[WIDTH]
     cells = h * w
     k = x[WIN_LENGTH]
-    exact = x[EXACT] != 0
+    exact = exact_for(x, own)
     hot[:cells] = False
     mark_window_cells(x, own, max(k - 2, 0), k - 1, k, hot)
     for e in range(cells):
@@ -167,7 +187,7 @@ def _wins_through(x, stone, own, dirs):
     h = x[HEIGHT]
     w = x[WIDTH]
     k = x[WIN_LENGTH]
-    exact = x[EXACT] != 0
+    exact = exact_for(x, own)
     r0 = stone // w
     c0 = stone % w
     for d in range(4):
@@ -217,9 +237,10 @@ def proofs_surviving(s, pv, pv_len, moves, survive, x, dirs, hot, scratch):
     k = s[WIN_LENGTH]
     me = s[TO_MOVE]
     own = me + 1
-    # The proof without a stone, as the solver found it.
+    # The proof without a stone, as the solver found it (renju: each move alone, as a
+    # stone can also change which cells are forbidden to black).
     null_move(s, x)
-    plain = pv_len > 0
+    plain = pv_len > 0 and not restricted(s, 0)
     for i in range(pv_len):
         if x[BOARD + pv[i]] != 0:
             plain = False
@@ -237,7 +258,7 @@ def proofs_surviving(s, pv, pv_len, moves, survive, x, dirs, hot, scratch):
         return
     if not plain:
         for a in range(cells):
-            survive[a] = moves[a] and proof_survives(s, a, pv, pv_len, x, scratch)
+            survive[a] = moves[a] and proof_survives(s, a, pv, pv_len, x, scratch, hot)
         return
     # The stone itself: a win or a winning cell through it.
     x[:] = s
@@ -339,6 +360,10 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
         for a in range(cells):
             marks[a] = sc.flags[WINS + them, a]
         need = 0 if threats == 0 else (1 if threats == 1 else LOST)
+        if need == 1 and restricted(s, 1 - them):
+            for a in range(cells):
+                if marks[a] and illegal_for(s, 1 - them, a):
+                    need = LOST  # renju: the only block is forbidden to black
     else:
         found, _, _ = c6_solve(s, budget, max_depth, table, pv, sc)
         if found == 1:

@@ -14,7 +14,7 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 from numba import njit
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pipeline.games.base import GameSpec
 from pipeline.games.gomoku import makes_line
@@ -23,6 +23,14 @@ from pipeline.games.layout import GOMOKU, HEX, KIND, TO_MOVE, state_length
 from pipeline.search.evaluator import Evaluator
 from pipeline.search.forced import LOSS, OPEN, TACTICS_MODES, TACTICS_OFF, WIN, tactical_verdict_into
 from pipeline.search.gumbel import TINY, GumbelConfig, chosen_child, considered_visits, descend_from, root_child
+from pipeline.search.hex_forced import (
+    BRIDGE_SHARE,
+    HEX_BRIDGE,
+    HEX_CONNECT,
+    bridge_replies,
+    hex_tactics_flags,
+    hex_verdict,
+)
 from pipeline.search.rng import make_rng
 from pipeline.search.tree import (
     ACTION,
@@ -38,9 +46,11 @@ from pipeline.search.tree import (
     Tree,
     backup,
     backup_terminal,
+    boost_children,
     descend,
     expand,
     propagate_proof,
+    prove_any,
     prove_lost,
     prove_move,
     revert,
@@ -72,6 +82,13 @@ class SearchConfig(BaseModel):
     )
     tactics_nodes: int = Field(200, ge=1, description="node budget of each solver call in the tree")
     tactics_depth: int = Field(12, ge=1, description="attacker moves a solver call looks ahead")
+    hex_tactics: str = Field(
+        "all",
+        description="Hex connection knowledge at every expansion (pipeline.search.hex_forced): off, all, or "
+        "pieces joined by '+' of inferior (dead and captured cells never children), connect (winning "
+        "connections prove nodes), mustplay (the opponent's semi-connections narrow the children), "
+        "bridge (the reply to a bridge intrusion takes half the prior)",
+    )
     reuse_tree: bool = True
     root: Literal["puct", "gumbel"] = Field(
         "puct",
@@ -79,6 +96,12 @@ class SearchConfig(BaseModel):
         "halving over the simulations (pipeline.search.gumbel; no Dirichlet noise, the move is the halving's)",
     )
     gumbel: GumbelConfig = GumbelConfig()
+
+    @field_validator("hex_tactics")
+    @classmethod
+    def _known_hex_pieces(cls, value: str) -> str:
+        hex_tactics_flags(value)  # raises on an unknown piece
+        return value
 
 
 @njit(cache=True, nogil=True)
@@ -200,29 +223,39 @@ def expand_and_backup(
     table,
     null_table,
     pv,
+    hex_flags,
+    marks,
     scratch,
 ):
     """Expand and back up leaves start..n-1. Returns n, or the first leaf whose game's
     row is full: the caller grows the tree and calls again from there. With `tactics`,
-    the threat solvers judge each leaf first (`forced.tactical_verdict`): a proven leaf
-    backs up its exact value instead of the net's; `scratch` is the solvers' room
-    (`pipeline.tactics.scratch`), made once per search."""
+    the threat solvers judge each leaf first (`forced.tactical_verdict_into`, in
+    `scratch`, the solvers' room made once per search: `pipeline.tactics.scratch`); with
+    `hex_flags`, Hex's connection knowledge (`hex_forced.hex_verdict`; `marks` is scratch
+    of length cells for the bridge replies). A proven leaf backs up its exact value
+    instead of the net's."""
+    narrowed = tactics != TACTICS_OFF or hex_flags != 0
     for i in range(start, n):
         g = leaf_game[i]
         node = leaf_node[i]
         state = leaf_states[i]
         verdict = OPEN
         win = -1
-        if tactics != TACTICS_OFF:
+        hex_value = 0.0
+        if narrowed:
             if guided:
                 candidate_mask(state, mask)
             else:
                 legal_mask(state, mask)
+        if tactics != TACTICS_OFF:
             verdict, win = tactical_verdict_into(
                 state, mask, tactics, tactics_nodes, tactics_depth, table, null_table, pv, scratch
             )
             if verdict == LOSS:
                 legal_mask(state, mask)  # the node is proven; a root still needs its moves
+        elif hex_flags != 0:
+            # Hex keeps its narrowed moves even when lost: they are the best tries.
+            verdict, win, hex_value = hex_verdict(state, mask, hex_flags)
         added = expand(
             node_int,
             node_float,
@@ -238,20 +271,28 @@ def expand_and_backup(
             shuffle=False,
             # In Gomoku the verdict's win is the winning cell itself when there is one (the
             # solver looks there first); Connect6's may be a two-stone pair, so it still sweeps.
-            prove=prove and (tactics == TACTICS_OFF or state[KIND] != GOMOKU),
+            # Hex's connection verdict checks the winning cells first, so does the same.
+            prove=prove and (tactics == TACTICS_OFF or state[KIND] != GOMOKU) and (hex_flags & HEX_CONNECT) == 0,
             prove_root=False,
-            given_mask=tactics != TACTICS_OFF,
+            given_mask=narrowed,
         )
         if added == FULL:
             return i
         node_int[g, node, PENDING] = 0
         node_float[g, node, RAW] = values[i]  # for the player to move: Gumbel's mixed value
-        if verdict == WIN:
-            value = 1.0 if makes_line(state, win, state[TO_MOVE] + 1) else SOLVED_WIN
+        if verdict == WIN and win < 0:
+            prove_any(node_int, node_float, g, node, SOLVED_WIN, prove_root=False)
+        elif verdict == WIN:
+            if state[KIND] == HEX:
+                value = hex_value
+            else:
+                value = 1.0 if makes_line(state, win, state[TO_MOVE] + 1) else SOLVED_WIN
             prove_move(node_int, node_float, g, node, win, value, prove_root=False)
         elif verdict == LOSS:
             prove_lost(node_int, node_float, g, node, prove_root=False)
-        if tactics != TACTICS_OFF and node_int[g, node, TERMINAL] != 0:
+        elif (hex_flags & HEX_BRIDGE) != 0 and bridge_replies(state, marks) > 0:
+            boost_children(node_int, node_float, g, node, marks, BRIDGE_SHARE)
+        if narrowed and node_int[g, node, TERMINAL] != 0:
             backup_terminal(node_int, node_float, g, node, vl)
         else:
             backup(node_int, node_float, g, node, values[i], state[TO_MOVE], vl)
@@ -363,6 +404,8 @@ class BatchedMCTS:
         # The threat solvers' transposition tables, kept between moves (they hold only
         # fully searched failures: see pipeline.tactics.table). Tiny when tactics are off.
         self.tactics = TACTICS_MODES[config.tactics] if spec.kind != HEX else TACTICS_OFF
+        self.hex_flags = hex_tactics_flags(config.hex_tactics) if spec.kind == HEX else 0
+        self.marks = np.zeros(spec.cells, dtype=np.bool_)
         bits = 16 if self.tactics != TACTICS_OFF else 1
         self.tactics_table = new_table(bits)
         self.null_table = new_table(bits)
@@ -528,6 +571,8 @@ class BatchedMCTS:
                         table=self.tactics_table,
                         null_table=self.null_table,
                         pv=self.pv,
+                        hex_flags=self.hex_flags,
+                        marks=self.marks,
                         scratch=self.tactics_scratch,
                     )
                     if done == n:

@@ -11,6 +11,7 @@ from numba import njit
 from pipeline.games.base import GameState
 from pipeline.games.kernels import apply_unchecked
 from pipeline.games.layout import BOARD, HEIGHT, TO_MOVE, WIDTH, WINNER
+from pipeline.games.renju import NOT_FORBIDDEN, forbidden_at, is_renju
 from pipeline.search.rng import make_rng, rand_below
 from pipeline.search.tree import (
     ACTION,
@@ -44,11 +45,40 @@ def rollout(s, rng, empties):
         if s[BOARD + cell] == 0:
             empties[n] = cell
             n += 1
+    if is_renju(s):
+        return renju_rollout(s, rng, empties, n)
     while s[WINNER] < 0 and n > 0:
         j = rand_below(rng, n)
         cell = empties[j]
         n -= 1
         empties[j] = empties[n]
+        apply_unchecked(s, cell)
+    return s[WINNER]
+
+
+@njit(cache=True, nogil=True)
+def renju_rollout(s, rng, empties, n):
+    """`rollout` under renju: black's random move is drawn again while it falls on a
+    forbidden cell (those are moved out of the draw for this move only: the next stones
+    may free them). The rules end the game when black has no legal move left."""
+    while s[WINNER] < 0 and n > 0:
+        m = n
+        cell = -1
+        while m > 0:
+            j = rand_below(rng, m)
+            e = empties[j]
+            if s[TO_MOVE] == 0 and forbidden_at(s, e) != NOT_FORBIDDEN:
+                m -= 1
+                empties[j] = empties[m]
+                empties[m] = e
+                continue
+            cell = e
+            n -= 1
+            empties[j] = empties[n]
+            empties[n] = e
+            break
+        if cell < 0:
+            break
         apply_unchecked(s, cell)
     return s[WINNER]
 

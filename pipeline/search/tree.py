@@ -453,3 +453,37 @@ def prove_lost(node_int, node_float, g, node, prove_root):
     node_int[g, node, TERMINAL] = 1
     node_float[g, node, TERM_VALUE] = SOLVED_WIN
     propagate_proof(node_int, node_float, g, node, prove_root=prove_root)
+
+
+@njit(cache=True, nogil=True)
+def prove_any(node_int, node_float, g, node, value, prove_root):
+    """Every child of `node` is known to win for the player to move there (Hex: a winning
+    connection survives any own move): prove the one with the highest prior."""
+    first = node_int[g, node, FIRST]
+    best = -1
+    for j in range(first, first + node_int[g, node, COUNT]):
+        if best < 0 or node_float[g, j, PRIOR] > node_float[g, best, PRIOR]:
+            best = j
+    if best >= 0:
+        prove_move(node_int, node_float, g, node, node_int[g, best, ACTION], value, prove_root=prove_root)
+
+
+@njit(cache=True, nogil=True)
+def boost_children(node_int, node_float, g, node, marks, share):
+    """Give the children whose action is marked in `marks` a `share` of the prior mass,
+    split evenly, on top of (1 - share) of their own: the priors still sum to one."""
+    first = node_int[g, node, FIRST]
+    count = node_int[g, node, COUNT]
+    hits = 0
+    for j in range(first, first + count):
+        a = node_int[g, j, ACTION]
+        if a < marks.shape[0] and marks[a]:
+            hits += 1
+    if hits == 0 or hits == count:
+        return
+    for j in range(first, first + count):
+        a = node_int[g, j, ACTION]
+        p = node_float[g, j, PRIOR] * (1.0 - share)
+        if a < marks.shape[0] and marks[a]:
+            p += share / hits
+        node_float[g, j, PRIOR] = p

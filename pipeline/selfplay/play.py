@@ -59,6 +59,12 @@ class SelfPlayConfig(BaseModel):
     completed_q_plies: int = Field(
         0, ge=0, description="plies whose policy target is the improved policy from completed Q-values (Gumbel)"
     )
+    full_search_plies: int = Field(
+        0,
+        ge=0,
+        description="plies always searched in full and kept as training positions, whatever the playout cap draws "
+        "(the opening is otherwise one position in about fifty)",
+    )
 
     @model_validator(mode="after")
     def _fast_below_full(self) -> SelfPlayConfig:
@@ -129,13 +135,18 @@ class SelfPlayCounts:
             self.second_player_wins += 1
 
 
-def playout_cap(config: SelfPlayConfig, rng: np.random.Generator, slots: int) -> tuple[np.ndarray, np.ndarray | None]:
+def playout_cap(
+    config: SelfPlayConfig, rng: np.random.Generator, slots: int, opening: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Playout-cap randomisation: which slots search this move in full (root noise, a
-    training target) and each slot's simulations (None: the config's). Without a cap
+    training target) and each slot's simulations (None: the config's). Slots marked in
+    `opening` (plies under `full_search_plies`) are full whatever is drawn. Without a cap
     every move is full and nothing is drawn from `rng`."""
     if config.fast_simulations is None:
         return np.ones(slots, dtype=np.bool_), None
     full = rng.random(slots) < config.full_search_prob
+    if opening is not None:
+        full |= opening
     return full, np.where(full, config.search.simulations, config.fast_simulations)
 
 
@@ -210,7 +221,8 @@ class SelfPlayRun:
     def step(self) -> None:
         """One search for every game in flight, then one move (or a resignation) each."""
         active = np.array([game is not None for game in self.slots])
-        full, budget = playout_cap(self.config, self.extra_rng, len(self.slots))
+        opening = np.array([game is not None and game.state.ply < self.config.full_search_plies for game in self.slots])
+        full, budget = playout_cap(self.config, self.extra_rng, len(self.slots), opening)
         visits = self.search.search(self.evaluator, active=active, noise=full, simulations=budget)
         for slot in np.flatnonzero(active):
             self.move(int(slot), visits[slot], bool(full[slot]))

@@ -1,6 +1,10 @@
 """`zero brain`: the Gomocup / Piskvork brain protocol on stdin/stdout, so a model plays
 in Piskvork and Gomocup-style tournaments. Coordinates are `x,y` with x the column and
-y the row, both from 0 at the top-left. INFO rule bit 1 selects exact five.
+y the row, both from 0 at the top-left. `INFO rule` picks the rule set: 0 freestyle, 1 exact
+five, 4 renju (black's forbidden moves are never played: they are not legal moves). Any
+other value (bit 2 a continuous game, 8 caro, ...) is answered with `ERROR` naming the rules
+this brain plays, and so is every move until a rule it plays comes; so are swap openings
+(`SWAP2BOARD`). `ABOUT` lists the rules too.
 
 Every board (START, RECTSTART, RESTART, and an `INFO rule` that changes the rule) picks
 its model again (`pipeline.players.discovery.choose_model`) and says which in a `MESSAGE` line
@@ -16,12 +20,27 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from pipeline.games.base import BOARD_SIDES, GameSpec, GameState, IllegalMoveError
+from pipeline.games.base import BOARD_SIDES, GOMOCUP_RULES, GameSpec, GameState, IllegalMoveError
 from pipeline.players.base import Player
 from pipeline.players.discovery import DEFAULT_SOURCES, choose_model
 from pipeline.players.factory import protocol_player
 
-ABOUT = 'name="zero-pipeline", version="0.1", author="zero-pipeline", country="", www="", email=""'
+RULE_OF_BITS = {bits: rules for rules, bits in GOMOCUP_RULES.items()}
+RULE_WORDS = {"freestyle": "freestyle", "exact": "exact five", "renju": "renju"}
+PLAYS = ", ".join(f"{bits} {RULE_WORDS[rules]}" for rules, bits in GOMOCUP_RULES.items())
+# What the other rule bits of the protocol ask for (none of them is played here).
+OTHER_BITS = {2: "continuous game", 8: "caro"}
+ABOUT = (
+    'name="zero-pipeline", version="0.1", author="zero-pipeline", country="", www="", email="", '
+    f'rules="INFO rule {PLAYS}"'
+)
+
+
+def unsupported_rule(number: int) -> str:
+    """Why `INFO rule number` cannot be played, naming the rules that can."""
+    asked = [name for bit, name in OTHER_BITS.items() if number & bit]
+    what = f" ({', '.join(asked)})" if asked else ""
+    return f"rule {number}{what} is not supported: this brain plays INFO rule {PLAYS}"
 
 
 class ProtocolError(ValueError):
@@ -40,7 +59,8 @@ class Brain:
         self.player_for_board = player_for_board
         self.out = out
         self.size: tuple[int, int] | None = None
-        self.exact = False
+        self.rules = "freestyle"
+        self.rule_error: str | None = None  # the last INFO rule asked for what is not played
         self.state: GameState | None = None
         self.player: Player | None = None
         self.unplayable: str | None = None  # why the board asked for has no bot
@@ -91,6 +111,8 @@ class Brain:
                 self.need_board()
                 self.takeback(*self.pair(arg, "x,y"))
                 self.send("OK")
+            elif cmd == "SWAP2BOARD":
+                raise ProtocolError(f"swap openings (SWAP2BOARD) are not supported: this brain plays INFO rule {PLAYS}")
             else:
                 self.send(f"UNKNOWN command {cmd}")
         except (ProtocolError, IllegalMoveError, ValueError) as exc:
@@ -113,41 +135,49 @@ class Brain:
         return a, b
 
     def need_board(self) -> None:
+        if self.rule_error is not None:
+            raise ProtocolError(self.rule_error)
         if self.unplayable is not None:
             raise ProtocolError(self.unplayable)
         if self.state is None:
             raise ProtocolError("no board: send START first")
 
-    def spec(self, exact: bool | None = None) -> GameSpec:
+    def spec(self, rules: str | None = None) -> GameSpec:
         assert self.size is not None
         w, h = self.size
-        exact = self.exact if exact is None else exact
-        return GameSpec(game="gomoku", width=w, height=h, k=5, rules="exact" if exact else "freestyle")
+        return GameSpec(game="gomoku", width=w, height=h, k=5, rules=rules or self.rules)
 
     def start(self, width: int, height: int | None) -> None:
         height = width if height is None else height
         try:
-            spec = GameSpec(
-                game="gomoku", width=width, height=height, k=5, rules="exact" if self.exact else "freestyle"
-            )
+            spec = GameSpec(game="gomoku", width=width, height=height, k=5, rules=self.rules)
         except ValueError:
             self.send(f"ERROR unsupported board {width}x{height} (5..{BOARD_SIDES['gomoku'][1]} on each side)")
             return
         self.size = (width, height)
+        if self.rule_error is not None:  # the board waits for a rule this brain plays
+            self.state, self.player, self.unplayable = None, None, self.rule_error
+            raise ProtocolError(self.rule_error)
         try:
             note = self.seat(spec, spec.new_game())
         except ProtocolError as exc:
-            # Piskvork sends `INFO rule` after START: a board that only the other rule's
+            # Piskvork sends `INFO rule` after START: a board that only another rule's
             # bot can play is accepted, and plays once that rule comes.
-            try:
-                self.player_for_board(self.spec(not self.exact))
-            except ValueError:
+            others = [rules for rules in GOMOCUP_RULES if rules != self.rules and self.can_seat(self.spec(rules))]
+            if not others:
                 raise exc from None
-            other = "freestyle (INFO rule 0)" if self.exact else "exact five (INFO rule 1)"
-            note = f"{exc}; it plays {width}x{height} with {other}"
+            plays = " or ".join(f"{RULE_WORDS[rules]} (INFO rule {GOMOCUP_RULES[rules]})" for rules in others)
+            note = f"{exc}; it plays {width}x{height} with {plays}"
         self.send("OK")
         if note:
             self.send(f"MESSAGE {note}")
+
+    def can_seat(self, spec: GameSpec) -> bool:
+        try:
+            self.player_for_board(spec)
+        except ValueError:
+            return False
+        return True
 
     def seat(self, spec: GameSpec, state: GameState) -> str:
         """Take the bot for `spec` and play on from `state`; its note for the user. Without
@@ -178,25 +208,30 @@ class Brain:
         elif key == "time_left" and number is not None:
             self.time_left = number
         elif key == "rule" and number is not None:
-            exact = bool(number & 1)
-            if exact != self.exact:
-                self.change_rule(exact)
+            rules = RULE_OF_BITS.get(number)
+            if rules is None:
+                # Never a silent fallback: the moves are refused until a rule played here comes.
+                self.rule_error = unsupported_rule(number)
+                raise ProtocolError(self.rule_error)
+            if rules != self.rules or self.rule_error is not None:
+                self.change_rule(rules)
         # max_memory, game_type, evaluate, folder: accepted and ignored.
 
-    def change_rule(self, exact: bool) -> None:
+    def change_rule(self, rules: str) -> None:
         """The next boards follow the new rule; a board already started (usually still
         empty: Piskvork sends INFO after START) switches to it with a bot for it, its
         moves replayed under the new rule."""
+        self.rule_error = None
         if self.size is None or (self.state is None and self.unplayable is None):
-            self.exact = exact
+            self.rules = rules
             return
-        spec = self.spec(exact)
+        spec = self.spec(rules)
         state = spec.new_game()
         for action in self.state.history if self.state is not None else []:
             if state.is_terminal:
                 raise ProtocolError(f"the game so far is over under the {spec.rules} rule")
             state.apply(action)
-        self.exact = exact
+        self.rules = rules
         note = self.seat(spec, state)
         if note:
             self.send(f"MESSAGE {note}")
@@ -290,7 +325,7 @@ def run_brain(
 
     def player_for_board(spec: GameSpec) -> tuple[Player, str]:
         choice = choose_model(spec, model, sources)
-        player = protocol_player(spec, choice.path, simulations=simulations, playouts=playouts)
+        player = protocol_player(spec, choice.path, simulations, playouts, net_game=choice.net_game)
         return player, (choice.note if choice.path else f"{choice.note}, {playouts} playouts a move")
 
     brain = Brain(player_for_board, stdout)

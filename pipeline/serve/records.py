@@ -1,5 +1,11 @@
 """Game records: SGF for all three games (Hex as HexGui writes it) and Piskvork's PSQ for
-Gomoku. Import replays the moves through the rules, so a bad record is a clear error."""
+Gomoku. Import replays the moves through the rules, so a bad record is a clear error (a
+forbidden black move of a renju record included).
+
+The rules of a Gomoku game travel in SGF as RU[freestyle|exact|renju] beside our GN[spec];
+a record without GN takes them from RU. Piskvork's PSQ has no field for them (its header is
+the board size, the two players' levels and who began; then the moves, the programs' names
+and an error code), so a PSQ import is told the rules."""
 
 from __future__ import annotations
 
@@ -9,6 +15,12 @@ from pipeline.games.base import GameSpec, GameState, IllegalMoveError
 from pipeline.games.presentation import sgf_move, sgf_read
 
 SGF_GAME = {"gomoku": 4, "connect6": 4, "hex": 11}
+# RU[] values read as each of our Gomoku rule sets (case-insensitive); we write the first.
+SGF_RULES: dict[str, tuple[str, ...]] = {
+    "freestyle": ("freestyle", "free", "gomoku"),
+    "exact": ("exact", "standard", "exact5"),
+    "renju": ("renju", "rif"),
+}
 
 
 class RecordError(ValueError):
@@ -18,7 +30,8 @@ class RecordError(ValueError):
 def to_sgf(state: GameState) -> str:
     spec = state.spec
     size = f"{spec.width}" if spec.width == spec.height else f"{spec.width}:{spec.height}"
-    head = f"(;FF[4]GM[{SGF_GAME[spec.game]}]SZ[{size}]AP[zero-pipeline]GN[{spec}]"
+    rules = f"RU[{spec.rules}]" if spec.game == "gomoku" else ""
+    head = f"(;FF[4]GM[{SGF_GAME[spec.game]}]SZ[{size}]{rules}AP[zero-pipeline]GN[{spec}]"
     replay = spec.new_game()
     nodes = []
     for a in state.history:
@@ -33,7 +46,7 @@ def to_sgf(state: GameState) -> str:
 
 def from_sgf(text: str, spec: GameSpec | None = None) -> GameState:
     """Read an SGF record. Without `spec`, the game comes from GN (as we write it) or
-    from GM and SZ (Gomoku freestyle k=5, or Hex)."""
+    from GM, SZ and RU (Gomoku k=5 under the RU rules, freestyle without RU; or Hex)."""
     body = text.strip()
     if not body.startswith("(;"):
         raise RecordError("not an SGF record (it should start with '(;')")
@@ -52,7 +65,7 @@ def from_sgf(text: str, spec: GameSpec | None = None) -> GameState:
                 if gm.group(1) == "11":
                     spec = GameSpec(game="hex", size=w)
                 elif gm.group(1) == "4":
-                    spec = GameSpec(game="gomoku", width=w, height=h, k=5)
+                    spec = GameSpec(game="gomoku", width=w, height=h, k=5, rules=sgf_rules(body))
                 else:
                     raise RecordError(f"unsupported SGF game GM[{gm.group(1)}]")
         except ValueError as exc:
@@ -72,6 +85,18 @@ def from_sgf(text: str, spec: GameSpec | None = None) -> GameState:
     return state
 
 
+def sgf_rules(body: str) -> str:
+    """The Gomoku rules an SGF record's RU property names (freestyle when it has none)."""
+    ru = re.search(r"RU\[([^\]]*)\]", body)
+    if not ru:
+        return "freestyle"
+    value = ru.group(1).strip().lower()
+    for rules, names in SGF_RULES.items():
+        if value in names:
+            return rules
+    raise RecordError(f"unsupported rules RU[{ru.group(1)}]: Gomoku here is {', '.join(SGF_RULES)}")
+
+
 def to_psq(state: GameState) -> str:
     spec = state.spec
     if "psq" not in spec.record_formats:
@@ -84,6 +109,7 @@ def to_psq(state: GameState) -> str:
 
 
 def from_psq(text: str, k: int = 5, rules: str = "freestyle") -> GameState:
+    """Read a PSQ record as Gomoku with `k` and `rules` (the format does not say them)."""
     lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
     m = re.match(r"Piskvorky\s+(\d+)\s*x\s*(\d+)", lines[0] if lines else "", re.IGNORECASE)
     if not m:

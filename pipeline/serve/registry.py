@@ -1,7 +1,9 @@
 """The models and engines a web server offers. Models are chosen by id from a list built at
 start-up (a client never names a path); each file is loaded at most once, and every search
 gets a fresh bot on the shared model with the game's own budget, so nothing grows with the
-budgets asked for."""
+budgets asked for. Beside them every server offers opponents that need no file: pure MCTS
+(`pure`) and, for Gomoku and Connect6, the classical player at a few depths
+(`classical:2` ...), only those."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pipeline.dqn.qnet import QNetwork
 from pipeline.games.base import GameSpec
 from pipeline.nets.resnet import PolicyValueNet
 from pipeline.players.base import Player
+from pipeline.players.classical import GAMES as CLASSICAL_GAMES
 from pipeline.players.discovery import ModelEntry, can_play
 from pipeline.players.engines import EngineConfig, EnginePlayer
 from pipeline.players.factory import make_player
@@ -19,6 +22,28 @@ from pipeline.players.models import load_model
 from pipeline.players.search import PurePlayer
 from pipeline.search.mcts import SearchConfig
 from pipeline.serve.errors import ServeError
+
+# The classical depths offered: a move takes about 0.005 s (depth 1) to 0.05 s (depth 4)
+# on the big boards, so none ties up a worker thread for long. Depth d+1 beats depth d.
+CLASSICAL_DEPTHS = (2, 3, 4)
+CLASSICAL = {f"classical:{d}" for d in CLASSICAL_DEPTHS}
+
+
+def builtin_opponents(game: str) -> list[dict]:
+    """What /api/options offers for `game` after the models, strongest first as the models
+    are: the classical player for the games it plays (deepest first), then pure MCTS."""
+    out = []
+    if game in CLASSICAL_GAMES:
+        out += [
+            {
+                "id": f"classical:{d}",
+                "label": f"classical depth {d}",
+                "title": f"alpha-beta to {d} plies over a pattern evaluation, nothing learned "
+                "(the thinking budget is not used)",
+            }
+            for d in sorted(CLASSICAL_DEPTHS, reverse=True)
+        ]
+    return [*out, {"id": "pure", "label": "pure MCTS", "title": "pure MCTS: playouts = thinking budget"}]
 
 
 def offered_engines(
@@ -61,8 +86,13 @@ class Models:
 
     def check_opponent(self, spec: GameSpec, opponent: str, human: str) -> None:
         """Refuse a game whose engine side names a model or engine that cannot play it."""
-        if human != "both" and opponent != "pure":
-            self.entry(opponent, spec)
+        if human == "both" or opponent == "pure":
+            return
+        if opponent in CLASSICAL:
+            if spec.game not in CLASSICAL_GAMES:
+                raise ServeError(400, f"{opponent} plays {' and '.join(CLASSICAL_GAMES)}, not {spec.game}")
+            return
+        self.entry(opponent, spec)
 
     def model(self, entry: ModelEntry, spec: GameSpec) -> PolicyValueNet | QNetwork:
         """The entry's net for `spec`'s board (a size-free net: one copy per board size)."""
@@ -73,9 +103,12 @@ class Models:
             return self.loaded[key]
 
     def player(self, model_id: str, spec: GameSpec, budget: int) -> Player:
-        """A fresh bot for one search: pure MCTS, or the shared model at `budget`."""
+        """A fresh bot for one search: pure MCTS, the classical player at its depth (it
+        takes no budget), or the shared model at `budget`."""
         if model_id == "pure":
             return PurePlayer(budget)
+        if model_id in CLASSICAL:
+            return make_player(model_id, spec)
         entry = self.entry(model_id, spec)
         if isinstance(entry, EnginePlayer):
             return entry  # plays at its own limits; the budget is not passed on

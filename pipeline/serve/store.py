@@ -28,7 +28,7 @@ def engine_to_move(state: GameState, human: str, resigned: int | None = None) ->
 class Session:
     state: GameState
     human: str  # "first", "second" or "both"
-    opponent: str  # a model id, or "pure"
+    opponent: str  # a model id, "pure" or an offered "classical:N"
     budget: int  # simulations (model) or playouts (pure MCTS) per move
     lock: threading.Lock = field(default_factory=threading.Lock)
     resigned: int | None = None

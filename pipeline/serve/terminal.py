@@ -1,5 +1,7 @@
 """`zero play`: a game in the terminal against a model or pure MCTS, for machines with no
-browser. Moves are typed like `e5` (Hex: `c3`, `swap`); `undo`, `hint` and `quit` work."""
+browser. Moves are typed like `e5` (Hex: `c3`, `swap`); `undo`, `hint` and `quit` work.
+Under renju black's forbidden cells are drawn `×` on black's turn, and typing one is
+refused with the reason ("forbidden to black: double three")."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from rich.text import Text
 
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
 from pipeline.players.base import Player
-from pipeline.players.discovery import find_model
+from pipeline.players.discovery import choose_model
 from pipeline.players.factory import protocol_player
 
 STONES = {0: ("·", "dim"), 1: ("●", "bold"), 2: ("○", "bold")}
@@ -20,6 +22,7 @@ def render(state: GameState) -> Text:
     spec = state.spec
     board = state.board()
     last = set(c for c, _ in state.hist_cells()[:1] if c >= 0)
+    forbidden = set(state.forbidden_cells()) if state.current_player == 0 else set()
     text = Text()
     letters = [spec.column_label(c) for c in range(spec.width)]
     text.append("     " + " ".join(letters) + "\n", style="cyan")
@@ -29,6 +32,8 @@ def render(state: GameState) -> Text:
         for c in range(spec.width):
             v = int(board[r, c])
             char, style = STONES[v]
+            if r * spec.width + c in forbidden:
+                char, style = "×", "red"
             if r * spec.width + c in last:
                 style += " red"
             text.append(char, style=style)
@@ -90,5 +95,8 @@ def play_terminal(spec: GameSpec, player: Player, human: int, console: Console) 
 def run_terminal(spec: GameSpec, model: Path | None, budget: int, human: int, console: Console) -> GameState:
     """`zero play`: the given model, else the pretrained model or the champion that fits,
     else pure MCTS; `budget` simulations (or playouts) per move."""
-    player = protocol_player(spec, find_model(spec, model), simulations=budget, playouts=budget)
+    choice = choose_model(spec, model)
+    if choice.net_game is not None and choice.net_game != spec:
+        console.print(choice.note)
+    player = protocol_player(spec, choice.path, simulations=budget, playouts=budget, net_game=choice.net_game)
     return play_terminal(spec, player, human, console)

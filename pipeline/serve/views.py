@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pipeline.games.renju import FORBIDDEN_NAMES
 from pipeline.serve.store import Session
 
 
@@ -13,6 +14,9 @@ def game_view(game_id: str, s: Session) -> dict:
     st = s.state
     spec = st.spec
     winner = st.winner if s.resigned is None else 1 - s.resigned
+    # Renju: black's forbidden cells (the page marks them), with why; none once it is over.
+    kinds = st.forbidden_kinds() if s.resigned is None else np.zeros(spec.cells, dtype=np.int8)
+    forbidden = np.flatnonzero(kinds).tolist()
     return {
         "id": game_id,
         "spec": {**spec.model_dump(), "name": str(spec)},
@@ -24,6 +28,8 @@ def game_view(game_id: str, s: Session) -> dict:
         "to_move": st.current_player,
         "ply": st.ply,
         "legal": np.flatnonzero(st.legal_mask()).tolist() if s.resigned is None else [],
+        "forbidden": forbidden,
+        "forbidden_reasons": [FORBIDDEN_NAMES[int(kinds[a])] for a in forbidden],
         "history": [spec.action_name(a) for a in st.history],
         "moves": st.history,
         "last_turn": st.last_turn_cells(),

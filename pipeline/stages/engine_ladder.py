@@ -1,11 +1,18 @@
-"""The ladder of external engines in the evaluate stage: after the gate's matches, the
-candidate plays each engine of `evaluate.engines` (paired openings, both colours). The
-games go to the games table under the engine's name, so the rating places the engines on
-the pure-MCTS scale; they take no part in the promotion decision.
+"""The ladders beyond the gate in the evaluate stage: after the gate's matches, the
+candidate plays each engine of `evaluate.engines`, then climbs the classical player's
+depths of `evaluate.classical_ladder` (paired openings, both colours). The games go to the
+games table under the opponent's name (the engine's label, `classical:N`), so the rating
+places them on the pure-MCTS scale; they take no part in the promotion decision, which
+stays with pure MCTS.
 
 An engine that faults loses those games by forfeit (the reason in the table); one dropped
 after too many faults keeps the games it finished; one that cannot start here (its program
-is missing) is skipped with the reason: none of these stops the stage."""
+is missing) is skipped with the reason: none of these stops the stage.
+
+The classical ladder is the yardstick that keeps measuring on big boards, where random
+rollouts say little: the climb stops at the first depth the candidate scores below 0.5
+against (depth d+1 beats depth d, so deeper ones would only cost time), and the deepest
+depth it scored 0.5 or more against is the figure the report shows."""
 
 from __future__ import annotations
 
@@ -17,6 +24,7 @@ import numpy as np
 from pipeline.games.base import GameSpec
 from pipeline.match.arena import GameRecord, PlayerDropped, paired_openings, play_lockstep, result_of
 from pipeline.players.base import Player
+from pipeline.players.classical import ClassicalPlayer
 from pipeline.players.engines import EngineConfig, EnginePlayer
 
 
@@ -47,3 +55,40 @@ def play_engine(
         + (f", {summary['forfeits']} won by forfeit" if summary["forfeits"] else "")
     )
     return records, summary
+
+
+def classical_name(depth: int) -> str:
+    """The classical player's name in the games table and the rating."""
+    return f"classical:{depth}"
+
+
+def play_classical(
+    spec: GameSpec,
+    candidate: Player,
+    depths: list[int],
+    games: int,
+    seed: int,
+    opening_plies: int,
+    log: Callable[[str], None],
+    opponent: Callable[[int], Player] = ClassicalPlayer,
+) -> tuple[dict[int, list[GameRecord]], dict[str, Any]]:
+    """(records by depth, summary) of the candidate climbing `depths` (rising), `games`
+    games each, until it scores below 0.5; the summary's `matches` are by opponent name
+    and `deepest_beaten` is the last depth scored 0.5 or more against (None: not the
+    first). `opponent(depth)` makes the player of a depth (a test passes stand-ins)."""
+    played: dict[int, list[GameRecord]] = {}
+    matches: dict[str, dict[str, Any]] = {}
+    deepest = None
+    for i, depth in enumerate(depths):
+        name = classical_name(depth)
+        player = opponent(depth)
+        player.name = name
+        openings = paired_openings(spec, (games + 1) // 2, opening_plies, np.random.default_rng(seed + i))
+        played[depth] = play_lockstep(spec, candidate, player, openings, seed + i)
+        figures = result_of(candidate.name, name, played[depth]).summary()
+        matches[name] = figures
+        log(f"candidate vs {name}: {figures['games']} games, score {figures['score']:.2f}")
+        if figures["score"] < 0.5:
+            break
+        deepest = depth
+    return played, {"matches": matches, "deepest_beaten": deepest}

@@ -1,8 +1,9 @@
 """Stage 3, evaluate: the candidate against pure MCTS at the ladder level ("is it clearly
 stronger?") and, optionally, against the champion ("is it not weaker?"), each a
 sequential test over rounds of paired games; then against any external engines listed
-(`evaluate.engines`), for the rating only. Every game goes to the games table; the
-hash of the judged candidate is recorded so that promote acts on this very model."""
+(`evaluate.engines`) and up the classical ladder (`evaluate.classical_ladder`), for the
+rating and the report only. Every game goes to the games table; the hash of the judged
+candidate is recorded so that promote acts on this very model."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from pipeline.players.base import Player
 from pipeline.players.factory import make_player
 from pipeline.players.search import PurePlayer
 from pipeline.runtime.workspace import derive_seed, load_state
-from pipeline.stages.engine_ladder import play_engine
+from pipeline.stages.engine_ladder import classical_name, play_classical, play_engine
 from pipeline.stages.interface import (
+    ClassicalLadder,
     EngineMatch,
     EvaluationReport,
     MatchReport,
@@ -48,6 +50,7 @@ def rows_of(generation: int, match: str, player: str, opponent: str, records: li
             "plies": r.plies,
             "opening": " ".join(map(str, r.opening)),
             "reason": r.reason,
+            "proof": r.proof,
         }
         for r in records
     ]
@@ -108,6 +111,25 @@ class Matches:
             self.rows += rows_of(self.generation, "vs_engine", generation_name(self.generation), engine.label, played)
         return results or None
 
+    def classical(self) -> ClassicalLadder | None:
+        """The classical ladder, for the rating and the report (not part of the gate)."""
+        cfg = self.context.params.evaluate
+        if not cfg.classical_ladder:
+            return None
+        played, summary = play_classical(
+            self.context.params.game,
+            self.candidate,
+            cfg.classical_ladder,
+            cfg.classical_games,
+            self.seed + 101,
+            cfg.opening_plies,
+            self.context.log,
+        )
+        for depth, records in played.items():
+            name = classical_name(depth)
+            self.rows += rows_of(self.generation, "vs_classical", generation_name(self.generation), name, records)
+        return ClassicalLadder.model_validate(summary)
+
 
 def run(context: StageContext) -> EvaluationReport:
     params, paths = context.params, context.paths
@@ -131,6 +153,7 @@ def run(context: StageContext) -> EvaluationReport:
         name = generation_name(state.champion_generation)
         vs_champion = matches.sequential("vs_champion", champion, label, cfg.vs_champion, seed + 1, name)
     engines = matches.engines()
+    classical = matches.classical()
     if file_hash(paths.candidate) != candidate_hash:
         raise RuntimeError(f"{paths.candidate} changed while it was evaluated: rerun evaluate")
     report = EvaluationReport(
@@ -143,6 +166,7 @@ def run(context: StageContext) -> EvaluationReport:
         vs_pure=vs_pure,
         vs_champion=vs_champion,
         engines=engines,
+        classical=classical,
         seconds=round(time.perf_counter() - start, 2),
     )
     replace_generation(paths.games_table, generation, matches.rows)

@@ -167,6 +167,8 @@ class MatchFigures(BaseModel):
     interval_95: list[float]
     elo: float
     mean_length: float
+    proven: int = 0  # games whose first solver-proven win was the player's
+    proven_against: int = 0  # ... the opponent's
 
 
 class MatchReport(MatchFigures):
@@ -196,6 +198,20 @@ class SkippedEngine(BaseModel):
     skipped: str
 
 
+class ClassicalLadder(BaseModel):
+    """The candidate climbing the classical player's depths (rated, not part of the gate):
+    the matches played, by opponent (`classical:N`), in the order climbed, and the deepest
+    depth it scored 0.5 or more against (None: not even the first)."""
+
+    matches: dict[str, MatchFigures]
+    deepest_beaten: int | None
+
+    def headline(self) -> dict[str, Any]:
+        # "ladder" shares promotion.json's column (there the pure-MCTS level): `dvc metrics
+        # show` stays within 120 columns; 0 is "no depth beaten".
+        return {"ladder": self.deepest_beaten or 0}
+
+
 class EvaluationReport(StageReport):
     name: ClassVar[str] = "evaluation"
 
@@ -208,6 +224,7 @@ class EvaluationReport(StageReport):
     vs_pure: MatchReport
     vs_champion: MatchReport | None = None
     engines: dict[str, EngineMatch | SkippedEngine] | None = None  # rated, not part of the gate
+    classical: ClassicalLadder | None = None  # rated, not part of the gate
     seconds: float | None = None
 
     @model_serializer(mode="wrap")
@@ -224,7 +241,8 @@ class EvaluationReport(StageReport):
 
     def metrics(self) -> dict[str, dict[str, Any]]:
         champion = self.vs_champion.headline() if self.vs_champion else {"decision": "skipped"}
-        return {"vs_pure.json": self.vs_pure.headline(), "vs_champion.json": champion}
+        classical = self.classical.headline() if self.classical else {"decision": "skipped"}
+        return {"vs_pure.json": self.vs_pure.headline(), "vs_champion.json": champion, "classical.json": classical}
 
 
 class PromotionReport(StageReport):

@@ -118,8 +118,11 @@ def prepare(paths: Paths) -> Promotion:
 
 
 def history_entry(p: Promotion, rating: float | None) -> dict[str, Any]:
-    """The generation's line in the state's history."""
+    """The generation's line in the state's history (`classical_beaten` only when the
+    classical ladder was climbed: the deepest depth beaten, 0 for none)."""
     pure, champ, train = p.evaluation.vs_pure, p.evaluation.vs_champion, p.train
+    classical = p.evaluation.classical
+    extra = {} if classical is None else {"classical_beaten": classical.deepest_beaten or 0}
     return {
         "generation": p.generation,
         "games_played": p.state.games_played,
@@ -138,6 +141,7 @@ def history_entry(p: Promotion, rating: float | None) -> dict[str, Any]:
         "final_loss": train.final_loss,
         "final_policy_entropy": train.final_policy_entropy,
         "seconds": {"selfplay": p.selfplay.seconds, "train": train.seconds, "evaluate": p.evaluation.seconds},
+        **extra,
     }
 
 
@@ -214,6 +218,8 @@ def log_strength_of(context: StageContext, p: Promotion, rating: float | None) -
     }
     if rating is not None:
         strength["rating"] = rating
+    if p.evaluation.classical is not None:
+        strength["classical_depth_beaten"] = p.evaluation.classical.deepest_beaten or 0
     champ = p.evaluation.vs_champion
     if champ is not None:
         strength.update(

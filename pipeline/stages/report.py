@@ -178,7 +178,9 @@ def header_lines(params: Params, state: State, promotion: PromotionReport | None
 
 
 def strength_lines(params: Params, history: list[dict[str, Any]], ratings: dict[int, float]) -> list[str]:
-    """The strength section: how it is measured, and one table row per generation."""
+    """The strength section: how it is measured, and one table row per generation (with
+    the deepest classical depth beaten once a generation has climbed that ladder)."""
+    classical = any("classical_beaten" in h for h in history)
     lines = [
         "## Strength",
         "",
@@ -187,9 +189,20 @@ def strength_lines(params: Params, history: list[dict[str, Any]], ratings: dict[
         f"{params.evaluate.anchor_playouts} playouts at 0 Elo and {params.evaluate.anchor_elo_per_doubling:g} "
         "Elo per doubling of playouts (a convention that fixes the scale).",
         "",
+    ]
+    if classical:
+        lines += [
+            "Beside the gate, each candidate climbs the classical player's depths "
+            f"({params.evaluate.classical_games} games each; alpha-beta over patterns, nothing learned) until it "
+            "scores below 0.5: the deepest depth it scored 0.5 or more against is its classical column (0: none). "
+            "Promotion still needs the pure-MCTS gate alone.",
+            "",
+        ]
+    lines += [
         "| generation | self-play games so far | ladder level (playouts) | games | score vs level (95% interval) "
-        "| LLR | score vs champion | promoted | strongest level beaten | rating (Elo) | self-play s | train s |",
-        "|---:|---:|---:|---:|---|---:|---:|:---:|---:|---:|---:|---:|",
+        "| LLR | score vs champion | promoted | strongest level beaten | rating (Elo) | self-play s | train s |"
+        + (" classical depth beaten |" if classical else ""),
+        "|---:|---:|---:|---:|---|---:|---:|:---:|---:|---:|---:|---:|" + ("---:|" if classical else ""),
     ]
     beaten = None
     for h in history:
@@ -205,16 +218,18 @@ def strength_lines(params: Params, history: list[dict[str, Any]], ratings: dict[
             f"| {h['vs_pure_score']:.2f} ({lo:.2f}-{hi:.2f}) | {llr} | {champ} "
             f"| {'yes' if h['promoted'] else 'no'} | {beaten or '-'} "
             f"| {'' if rating is None else f'{rating:.0f}'} | {secs.get('selfplay', '')} | {secs.get('train', '')} |"
+            + (f" {h.get('classical_beaten', '')} |" if classical else "")
         )
     return lines
 
 
 def closing_lines(others: dict[str, float], curves) -> list[str]:
-    """External engines' ratings, the plots, and the training figures."""
+    """The other opponents' ratings (external engines, classical players), the plots, and
+    the training figures."""
     lines = []
     if others:
-        lines += ["", "External engines on the same scale (they take no part in promotion):", ""]
-        lines += ["| engine | rating (Elo) |", "|---|---:|"]
+        lines += ["", "Other opponents on the same scale (they take no part in promotion):", ""]
+        lines += ["| opponent | rating (Elo) |", "|---|---:|"]
         lines += [f"| {n} | {v:.0f} |" for n, v in sorted(others.items(), key=lambda kv: -kv[1])]
     lines += ["", "![strength](strength.png)", "", "## Training", "", "![training](training.png)", ""]
     if curves["loss"]:

@@ -20,7 +20,7 @@ of the chain's carriers is the opponent's must-play region.
 import numpy as np
 from numba import njit
 
-from pipeline.games.hex import edges_of, find
+from pipeline.games.hex import edges_of, find, link_stone
 from pipeline.games.layout import BOARD, HIST, HIST_PLAYER, WIDTH
 
 NB_R = np.array([-1, -1, 0, 0, 1, 1], dtype=np.int64)
@@ -249,6 +249,42 @@ def winning_connection(s, player, carrier_out):
             carrier_out[link_cells[i, k]] = True
         g = link_a[i] if link_b[i] == g else link_b[i]
     return 1
+
+
+@njit(cache=True, nogil=True)
+def must_play_region(s, player, region, carrier):
+    """Narrow `region` (bool, length cells: the opponent's moves so far) by `player`'s
+    semi-connections. A semi-connection is an empty key cell k after which `player` has a
+    winning connection, with carrier C: an opponent's move outside {k} and C leaves
+    `player` to play k and win, so the opponent (to move) must play inside every such set.
+    Return (semi-connections found, cells left in `region`); stops early when `region` is
+    empty (the opponent has lost). `carrier` is scratch (bool, length cells)."""
+    n = s[WIDTH]
+    cells = n * n
+    work = s.copy()
+    found = 0
+    alive = 0
+    for cell in range(cells):
+        if region[cell]:
+            alive += 1
+    for k in range(cells):
+        if s[BOARD + k] != 0:
+            continue
+        work[:] = s[:]
+        work[BOARD + k] = player + 1
+        link_stone(work, k, player)
+        if winning_connection(work, player, carrier) == 1:
+            found += 1
+            carrier[k] = True
+            alive = 0
+            for cell in range(cells):
+                keep = region[cell] and carrier[cell]
+                region[cell] = keep
+                if keep:
+                    alive += 1
+            if alive == 0:
+                return found, 0
+    return found, alive
 
 
 @njit(cache=True, nogil=True)

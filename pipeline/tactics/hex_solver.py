@@ -24,9 +24,9 @@ captured cells); with neither it is a plain exhaustive search.
 import numpy as np
 from numba import njit
 
-from pipeline.games.hex import apply_hex, link_stone, swap_legal, winning_cells
+from pipeline.games.hex import apply_hex, swap_legal, winning_cells
 from pipeline.games.layout import BOARD, STONES, TO_MOVE, WIDTH, WINNER
-from pipeline.tactics.hex_connect import winning_connection
+from pipeline.tactics.hex_connect import must_play_region, winning_connection
 from pipeline.tactics.hex_patterns import inferior_mask
 
 WIN = 1
@@ -124,23 +124,9 @@ def analyse(s, flags, out):
             must[cell] = s[BOARD + cell] == 0
         if use_vc:
             # Intersect the carriers of O's semi-connections: O plays k, then has a VC.
-            scratch = s.copy()
-            for k in range(cells):
-                if s[BOARD + k] != 0:
-                    continue
-                scratch[:] = s[:]
-                scratch[BOARD + k] = opp + 1
-                link_stone(scratch, k, opp)
-                if winning_connection(scratch, opp, carrier) == 1:
-                    carrier[k] = True
-                    alive = 0
-                    for cell in range(cells):
-                        keep = must[cell] and carrier[cell]
-                        must[cell] = keep
-                        if keep:
-                            alive += 1
-                    if alive == 0:
-                        return LOSS, -1
+            found, alive = must_play_region(s, opp, must, carrier)
+            if found > 0 and alive == 0:
+                return LOSS, -1
     count = 0
     if (flags & USE_INFERIOR) != 0:
         inferior = np.zeros(cells, dtype=np.bool_)

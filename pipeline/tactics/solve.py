@@ -106,11 +106,9 @@ def three_defences(state: GameState, attacker: int) -> np.ndarray:
     return np.flatnonzero(out)
 
 
-def proven_result(state: GameState, kind: str = "vcf", budget: int = 20_000) -> str | None:
-    """What the solvers prove about a position, in words for a front end: the mover's win
-    ("VCF in 3 for black: ..."), or None. `kind` is `vcf` or `vct`."""
+def prove(state: GameState, kind: str = "vcf", budget: int = 20_000) -> Proof | None:
+    """The mover's forced win by the solver `kind` names (`vcf` or `vct`), or None."""
     if state.is_terminal or not state.spec.wins_by_line:
         return None
     solver = solve_vct if kind == "vct" else solve_vcf
-    proof = solver(state, budget=budget)
-    return None if proof is None else proof.describe(state.spec, state.ply)
+    return solver(state, budget=budget)

@@ -27,7 +27,7 @@ def refutable_threat(state: GameState, budget: int) -> bool:
         return False
     if need not in (0, 1):
         return False
-    moves = np.flatnonzero(cells) if need == 1 else state.legal_actions()
+    moves = cells if need == 1 else state.legal_actions()  # `cells` are the blocks' indices
     for action in moves:
         after = state.copy().apply(int(action))
         if not after.is_terminal and solve_vcf(after, budget=budget) is None:
@@ -35,9 +35,12 @@ def refutable_threat(state: GameState, budget: int) -> bool:
     return False
 
 
-def threatened_positions(spec: GameSpec, count: int, seed: int, budget: int = 2000) -> Iterator[GameState]:
+def threatened_positions(
+    spec: GameSpec, count: int, seed: int, budget: int = 2000, four: bool = False
+) -> Iterator[GameState]:
     """`count` positions of random games played near the centre where the mover faces a
-    refutable threat."""
+    refutable threat: the first such position of each game, which is mostly a VCF (an
+    open three comes before a four). With `four`, the first where the threat is a four."""
     rng = np.random.default_rng(seed)
     found = 0
     while found < count:
@@ -50,7 +53,7 @@ def threatened_positions(spec: GameSpec, count: int, seed: int, budget: int = 20
             state.apply(int(rng.choice(near if len(near) else legal)))
             if state.is_terminal:
                 break
-            if state.ply >= 6 and refutable_threat(state, budget):
+            if state.ply >= 6 and (not four or threat_defences(state)[0] == 1) and refutable_threat(state, budget):
                 yield state.copy()
                 found += 1
                 break

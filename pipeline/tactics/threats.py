@@ -23,18 +23,85 @@ Why the local scans are sound: a stone changes the runs only along its own four 
 so a stone at `c` can create a winning cell only on the lines through `c` within k
 cells. The searches keep the invariant that the attacker has no winning cell at its own
 turn, which makes these local scans exact there.
+
+Renju (`rules: renju`): black's winning cells are its exact fives, which are never
+forbidden; every other move black makes here (a four, a three, a double-four cell, a
+block, a counter-four) must not be forbidden (`pipeline.games.renju`), so a forbidden
+cell is neither a threat nor a defence for black. A white four whose only winning cell is
+forbidden to black cannot be blocked (`threat_defences` says LOST). Against black's
+threats, a white stone can also defend by making black's threat cell forbidden:
+`defences_against` adds those stones, found among the cells the forbidden check reads.
 """
 
 import numpy as np
 from numba import njit
 
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
-from pipeline.games.gomoku import DIR_C, DIR_R, makes_line, run_length
+from pipeline.games.gomoku import DIR_C, DIR_R, exact_for, makes_line, run_length
 from pipeline.games.kernels import winning_moves
-from pipeline.games.layout import BOARD, CONNECT6, EXACT, HEIGHT, KIND, PLY, TO_MOVE, WIDTH, WIN_LENGTH
+from pipeline.games.layout import BOARD, CONNECT6, HEIGHT, KIND, PLY, RENJU_RULE, RULES, TO_MOVE, WIDTH, WIN_LENGTH
+from pipeline.games.renju import NOT_FORBIDDEN, board_of, forbidden_at, forbidden_kind
 
 C6 = 6  # Connect6 window length
 LOST = -1  # threat_defences: the opponent's threats cannot all be stopped this turn
+
+
+# ---- renju ----------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def restricted(s, player):
+    """Does `player` have forbidden moves here (black under renju)?"""
+    return s[RULES] == RENJU_RULE and player == 0
+
+
+@njit(cache=True, nogil=True)
+def illegal_for(s, player, cell):
+    """Is the empty `cell` a forbidden move for `player` (black under renju)?"""
+    return restricted(s, player) and forbidden_at(s, cell) != NOT_FORBIDDEN
+
+
+@njit(cache=True, nogil=True)
+def first_legal(s, player):
+    """The first empty cell `player` may play, or -1: the reply shown in a proof where
+    every reply loses (a renju block forbidden to black leaves black any move)."""
+    for cell in range(s[HEIGHT] * s[WIDTH]):
+        if s[BOARD + cell] == 0 and not illegal_for(s, player, cell):
+            return cell
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def forbid_makers(w, nf, f_cells, f_w0, f_w1, seen, out_cells, n):
+    """Renju, black attacking: the white stones that stop every one of black's threats f
+    (double-four cells) where at least one is stopped by making f forbidden rather than by
+    filling f or one of its winning cells. Only a cell the forbidden check of f_cells[0]
+    reads can change its outcome (the check is a function of those cells), so the
+    candidates are those. Appends to out_cells from n, skipping `seen`; returns the count."""
+    h = w[HEIGHT]
+    width = w[WIDTH]
+    cells = h * width
+    board = board_of(w)
+    touched = np.zeros(cells, dtype=np.bool_)
+    forbidden_kind(board, np.int64(h), np.int64(width), np.int64(f_cells[0]), touched)
+    for m in range(cells):
+        if not touched[m] or seen[m] or board[m] != 0:
+            continue
+        board[m] = 2
+        stops_all = True
+        for i in range(nf):
+            f = f_cells[i]
+            if m == f or (f_w1[i] >= 0 and (m == f_w0[i] or m == f_w1[i])):
+                continue
+            if forbidden_kind(board, np.int64(h), np.int64(width), np.int64(f), np.zeros(0, dtype=np.bool_)) == 0:
+                stops_all = False
+                break
+        board[m] = 0
+        if stops_all:
+            seen[m] = True
+            out_cells[n] = m
+            n += 1
+    return n
 
 
 # ---- generic line helpers ------------------------------------------------------------
@@ -75,7 +142,7 @@ def new_wins(s, cell, value, out_cells, n):
     h = s[HEIGHT]
     w = s[WIDTH]
     k = s[WIN_LENGTH]
-    exact = s[EXACT] != 0
+    exact = exact_for(s, value)
     r0 = cell // w
     c0 = cell % w
     for d in range(4):
@@ -175,7 +242,7 @@ def double_four_cells(s, player, out):
     scratch = np.empty(8 * k + 8, dtype=np.int64)
     n = 0
     for e in range(cells):
-        ok = cand[e] and count_wins_after(w, e, value, scratch) >= 2
+        ok = cand[e] and count_wins_after(w, e, value, scratch) >= 2 and not illegal_for(w, player, e)
         out[e] = ok
         if ok:
             n += 1
@@ -187,7 +254,8 @@ def double_fours_near(w, cell, value, f_cells, f_w0, f_w1):
     """The double-four cells of `value` on the lines through `cell` (the stone just
     played), with each one's winning cells: f_w0/f_w1 hold the two when there are
     exactly two, f_w1 = -2 when there are three or more (no single block stops it).
-    Only the lines through `cell` can hold new ones. Returns how many."""
+    Only the lines through `cell` can hold new ones; under renju a cell forbidden to
+    black is none. Returns how many."""
     scratch = np.empty(8 * w[WIN_LENGTH] + 8, dtype=np.int64)
     return double_fours_near_into(w, cell, value, f_cells, f_w0, f_w1, scratch)
 
@@ -216,7 +284,7 @@ def three_moves(s, player, out):
     f_w1 = np.empty(8 * k + 8, dtype=np.int64)
     n = 0
     for e in range(cells):
-        if not cand[e]:
+        if not cand[e] or illegal_for(w, player, e):
             continue
         w[BOARD + e] = value
         if line_wins(w, e, value, scratch, 0) == 0 and double_fours_near(w, e, value, f_cells, f_w0, f_w1) > 0:
@@ -232,7 +300,9 @@ def defences_against(w, nf, f_cells, f_w0, f_w1, defender, out_cells):
     winning cell, the defender none either): every move that leaves no double-four cell
     standing, i.e. lies in {f} + (its two winning cells) for every threat f, plus every
     four-making move of the defender (a counter-four the attacker must answer). Any other
-    move loses at once to a double four. Returns how many cells were written."""
+    move loses at once to a double four. Under renju black's answers must not be
+    forbidden, and white's include the stones that make black's threats forbidden
+    (`forbid_makers`). Returns how many cells were written."""
     cells = w[HEIGHT] * w[WIDTH]
     seen = np.zeros(cells, dtype=np.bool_)
     cand = np.zeros(cells, dtype=np.bool_)
@@ -264,7 +334,7 @@ def three_defences(s, attacker, out):
         if not cand[f]:
             continue
         nw = count_wins_after(w, f, value, scratch)
-        if nw >= 2:
+        if nw >= 2 and not illegal_for(w, attacker, f):
             f_cells[nf] = f
             f_w0[nf] = scratch[0]
             f_w1[nf] = scratch[1] if nw == 2 else -2
@@ -355,7 +425,7 @@ def four_moves_into(s, player, out, work, cand, scratch):
     mark_window_cells(work, value, k - 2, k - 2, k, cand)
     n = 0
     for e in range(cells):
-        ok = cand[e] and count_wins_after(work, e, value, scratch) > 0
+        ok = cand[e] and count_wins_after(work, e, value, scratch) > 0 and not illegal_for(work, player, e)
         out[e] = ok
         if ok:
             n += 1
@@ -382,7 +452,7 @@ def double_fours_near_into(w, cell, value, f_cells, f_w0, f_w1, scratch):
                 if w[BOARD + f] != 0:
                     continue
                 nw = count_wins_after(w, f, value, scratch)
-                if nw >= 2:
+                if nw >= 2 and not illegal_for(w, value - 1, f):
                     f_cells[nf] = f
                     f_w0[nf] = scratch[0]
                     f_w1[nf] = scratch[1] if nw == 2 else -2
@@ -408,17 +478,19 @@ def defences_against_into(w, nf, f_cells, f_w0, f_w1, defender, out_cells, seen,
             if m != f_cells[i] and not (f_w1[i] >= 0 and (m == f_w0[i] or m == f_w1[i])):
                 ok = False
                 break
-        if ok and not seen[m]:
+        if ok and not seen[m] and not illegal_for(w, defender, m):
             seen[m] = True
             out_cells[n] = m
             n += 1
     cand[:cells] = False
     mark_window_cells(w, dval, k - 2, k - 2, k, cand)
     for e in range(cells):
-        if cand[e] and not seen[e] and count_wins_after(w, e, dval, scratch) > 0:
+        if cand[e] and not seen[e] and count_wins_after(w, e, dval, scratch) > 0 and not illegal_for(w, defender, e):
             seen[e] = True
             out_cells[n] = e
             n += 1
+    if restricted(w, 1 - defender):
+        n = forbid_makers(w, nf, f_cells, f_w0, f_w1, seen, out_cells, n)
     return n
 
 
@@ -728,7 +800,8 @@ def threat_defences(s, out):
     takes more stones than it has left this turn (it must then win at once or lose).
 
     `out` marks the cells to defend with: Gomoku, the opponent's winning cells (exactly
-    one when the answer is 1: the forced block); Connect6, every cell of a smallest set
+    one when the answer is 1: the forced block; under renju a block forbidden to black
+    makes it LOST); Connect6, every cell of a smallest set
     of cells hitting all the opponent's threat windows (with LOST, the cells of those
     windows). The turn's stones must include such a hitting set."""
     cap = 4 * s[HEIGHT] * s[WIDTH] if s[KIND] == CONNECT6 else 1
@@ -759,6 +832,10 @@ def threat_defences_into(s, out, keys, e0, e1):
     n = winning_moves(s, them, out)
     if n == 0:
         return 0
+    if n == 1 and restricted(s, me):
+        for cell in range(cells):
+            if out[cell] and forbidden_at(s, cell) != NOT_FORBIDDEN:
+                return LOST  # renju: the only block is forbidden to black
     return 1 if n == 1 else LOST
 
 

@@ -20,6 +20,12 @@ threats win; with exactly two, every pair of defender stones that hits all of th
 searched (an AND node). Single threats are not played: they leave the defender a free
 stone, which this search does not model.
 
+Renju: black plays only moves that are not forbidden (a four or three on a forbidden
+cell is not tried, and a counter-four of white whose block is forbidden to black ends
+the line). A white four whose winning cell is forbidden to black wins like a double
+four: black cannot block it (the proof shows any legal black move, then the five). The
+defender's answer sets follow the rule too (`threats.defences_against`).
+
 Cost (the tree asks at every expansion): the searches allocate nothing (every array is
 in the scratch); the root's candidates are found once, not once per round of iterative
 deepening, and a root with none ends the search after one round, storing in the table
@@ -97,12 +103,15 @@ from pipeline.tactics.threats import (
     connect6_windows,
     defences_against_into,
     double_fours_near_into,
+    first_legal,
     first_window,
     gomoku_scan,
     hitting_number,
     hitting_pairs,
+    illegal_for,
     mark_window_cells,
     new_wins,
+    restricted,
     window_empties,
     windows_through,
 )
@@ -231,6 +240,8 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
     dscratch = sc.ints[DLINE]
     cover = sc.level[depth, COVER]
     covered = False  # this node's COVER row, made when first needed
+    black_atk = restricted(w, atk)  # renju: the attacker's moves must not be forbidden
+    black_def = restricted(w, 1 - atk)  # renju: nor the defender's
     if root != 0 and ctx[ROOT_FOURS] >= 0:
         # A later round: the same candidates, and the first pass found no double four.
         cand = sc.level[0, CAND]
@@ -241,6 +252,8 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
         n4 = 0
         n3 = 0
         if d_count == 1:
+            if black_atk and illegal_for(w, atk, d_cell):
+                return 0  # the defender's four cannot be blocked
             cand[0] = d_cell
             n4 = 1
         else:
@@ -264,6 +277,8 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
         # First pass: a double four wins on the spot, so look for one before going deep.
         for i in range(n4):
             c = cand[i]
+            if black_atk and illegal_for(w, atk, c):
+                continue
             w[BOARD + c] = aval
             nw = new_wins(w, c, aval, scratch, 0)
             w[BOARD + c] = 0
@@ -277,6 +292,21 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
                 pv[pos + 2] = scratch[1]
                 ctx[PV_LEN] = pos + 3
                 return 1
+            if nw == 1 and black_def:
+                # Renju: a white four whose winning cell black may not fill wins as well.
+                apply_unchecked(w, c)
+                won = False
+                if w[WINNER] == ONGOING and illegal_for(w, 1 - atk, scratch[0]):
+                    x = first_legal(w, 1 - atk)
+                    if x >= 0:
+                        won = True
+                        pv[pos] = c
+                        pv[pos + 1] = x
+                        pv[pos + 2] = scratch[0]
+                        ctx[PV_LEN] = pos + 3
+                take_back(w, c)
+                if won:
+                    return 1
         if root != 0:
             ctx[ROOT_FOURS] = n4
             ctx[ROOT_THREES] = n3
@@ -286,6 +316,8 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             return -1
         ctx[NODES] += 1
         c = cand[i]
+        if black_atk and illegal_for(w, atk, c):
+            continue
         apply_unchecked(w, c)
         if w[WINNER] != ONGOING:  # a draw by a full board (a win was ruled out above)
             take_back(w, c)
@@ -294,6 +326,9 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
         ckey = key ^ ZOBRIST[aval, c]
         if nw == 1:
             b = scratch[0]
+            if black_def and illegal_for(w, 1 - atk, b):
+                take_back(w, c)  # black could not move at all (shown above otherwise)
+                continue
             if not covered:  # the children build their rows on this node's
                 w[BOARD + c] = 0
                 node_cover(w, sc, depth, atk, last, prev_b, root)
@@ -347,9 +382,13 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             w, nf, f_cells, f_w0, f_w1, 1 - atk, replies, sc.flags[SEEN], sc.flags[MARK2], scratch
         )
         if nrep == 0:
-            # Nothing stops every threat: any reply loses; show it with a block of one.
-            replies[0] = f_cells[0]
+            # Nothing stops every threat: any reply loses; show it with a block of one
+            # (renju: with any move black may play, when that block is forbidden to it).
+            replies[0] = f_cells[0] if not illegal_for(w, 1 - atk, f_cells[0]) else first_legal(w, 1 - atk)
             nrep = 1
+            if replies[0] < 0:
+                take_back(w, c)
+                continue
         if not covered:
             w[BOARD + c] = 0
             node_cover(w, sc, depth, atk, last, prev_b, root)

@@ -95,7 +95,7 @@ def test_two_dvc_repro_iterations(tmp_path):
 
     metrics = json.loads(sh([DVC, "metrics", "show", "--json"], ws).stdout)
     shown = json.dumps(metrics)
-    for name in ("selfplay.json", "train.json", "vs_pure.json", "vs_champion.json", "promotion.json"):
+    for name in ("selfplay.json", "train.json", "vs_pure.json", "vs_champion.json", "classical.json", "promotion.json"):
         assert f"reports/{name}" in shown
     assert "details" not in shown  # the full reports are outputs, not metrics
     # The headline figures agree with the details they come from (one revision: the workspace).

@@ -356,6 +356,8 @@ def test_first_screen_is_an_empty_board_against_the_shipped_model(first_screen_s
     labels = page.eval_on_selector_all("#opponent option", "os => os.map(o => o.textContent)")
     assert page.eval_on_selector("#opponent", "s => s.selectedOptions[0].textContent") == "gomoku-9x9 (pretrained)"
     assert labels[-1] == "pure MCTS"
+    # The classical player, deepest first, between the models and pure MCTS.
+    assert labels[-4:-1] == ["classical depth 4", "classical depth 3", "classical depth 2"]
     # The untrained champion says so, after the models worth playing.
     assert "champion gen 0 (untrained)" in labels
     assert labels.index("champion gen 0 (untrained)") > labels.index("gomoku-9x9 (pretrained)")
@@ -371,6 +373,8 @@ def test_first_screen_is_an_empty_board_against_the_shipped_model(first_screen_s
     # Another game picks its own shipped model and board.
     page.select_option("#game", "hex")
     assert page.input_value("#opponent") == "hex-7x7" and page.input_value("#size") == "7"
+    hex_labels = page.eval_on_selector_all("#opponent option", "os => os.map(o => o.textContent)")
+    assert hex_labels[-1] == "pure MCTS" and not any(label.startswith("classical") for label in hex_labels)
     page.select_option("#game", "gomoku")
     assert page.input_value("#opponent") == "gomoku-9x9"
     # A board the 9x9 net cannot play: the size-free net trained nearest to it.
@@ -379,4 +383,29 @@ def test_first_screen_is_an_empty_board_against_the_shipped_model(first_screen_s
     page.fill("#size", "9")
     page.select_option("#opponent", "gomoku-9x9")
     page.screenshot(path=str(SCREENSHOTS / "first-screen.png"))
+    page.close()
+
+
+def test_browser_renju_marks_and_refuses_black_s_forbidden_points(server, browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 720})
+    settled(page, server)
+    page.select_option("#game", "gomoku")
+    page.select_option("#rules", "renju")
+    assert page.input_value("#size") == "15" and page.input_value("#k") == "5"  # renju's board, five
+    assert page.is_disabled("#k")
+    page.select_option("#human", "both")
+    page.click("#new")
+    page.wait_for_function("game !== null && game.spec.rules === 'renju' && !busy")
+    moves = ["g11", "a1", "g10", "a3", "e9", "a5", "f9", "a7"]  # g9: a double three for black
+    for i, move in enumerate(moves):
+        click_cell(page, move)
+        page.wait_for_function(f"game.history.length === {i + 1} && !busy")
+    assert page.evaluate("game.forbidden.map(nameOf)") == ["g9"]
+    assert "forbidden points" in page.inner_text("#status")
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "renju.png"))
+    click_cell(page, "g9")
+    page.wait_for_function("document.getElementById('error').textContent.includes('forbidden')")
+    assert "forbidden to black: double three" in page.inner_text("#error")
+    assert page.evaluate("game.history.length") == 8
     page.close()

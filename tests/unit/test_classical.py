@@ -140,3 +140,9 @@ def test_refuses_hex_and_bad_depths() -> None:
     for text in ("classical:0", "classical:9", "classical:x", "classical:", "classical:-1"):
         with pytest.raises(ValueError, match="depth"):
             make_player(text, GameSpec.parse("gomoku:9"))
+
+
+def test_the_classical_player_refuses_renju():
+    """Its search knows nothing of black's forbidden moves: a clear error, not illegal play."""
+    with pytest.raises(ValueError, match="classical players do not play renju"):
+        make_player("classical:2", GameSpec.parse("gomoku:renju"))

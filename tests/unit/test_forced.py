@@ -128,12 +128,13 @@ def test_every_removed_move_loses_to_a_vcf_and_every_claim_holds(seed, stones, m
 
 
 @pytest.mark.parametrize(
-    "spec_text", ["gomoku:8", "gomoku:9", "gomoku:15", "gomoku:9x9:k5:exact", "gomoku:15x15:k5:exact"]
+    "spec_text",
+    ["gomoku:8", "gomoku:9", "gomoku:15", "gomoku:9x9:k5:exact", "gomoku:15x15:k5:exact", "gomoku:9x9:renju"],
 )
 def test_the_proof_is_replayed_for_every_move_at_once_as_for_each_alone(spec_text):
     """`proofs_surviving` (one replay for all moves) against `proof_survives` (one replay
     per move) on every legal move of the recorded positions where the opponent has a VCF
-    if the mover passes."""
+    if the mover passes (renju: each move is replayed alone, its forbidden cells checked)."""
     from pipeline.search.forced import proof_survives, proofs_surviving
     from pipeline.tactics.threats import null_move
 
@@ -157,7 +158,7 @@ def test_the_proof_is_replayed_for_every_move_at_once_as_for_each_alone(spec_tex
         proofs_surviving(s, pv, pv_len, moves, survive, work, dirs, hot, np.zeros(64, dtype=np.int64))
         alone = np.array(
             [
-                moves[a] and proof_survives(s, a, pv, pv_len, work, np.zeros(64, dtype=np.int64))
+                moves[a] and proof_survives(s, a, pv, pv_len, work, np.zeros(64, dtype=np.int64), np.zeros_like(moves))
                 for a in range(len(moves))
             ]
         )

@@ -32,6 +32,7 @@ CASES: dict[str, tuple[str, int]] = {
     "gomoku_7x7_k4_exact": ("gomoku:7x7:k4:exact", 0),
     "connect6_10x10": ("connect6:10x10", 0),
     "hex_7x7_swap": ("hex:7x7:swap", 82),
+    "gomoku_15x15_k5_renju": ("gomoku:15x15:k5:renju", 3),  # black meets all three forbidden shapes
 }
 
 
@@ -49,16 +50,18 @@ def playthrough(text: str, seed: int) -> list[dict]:
     while not state.is_terminal:
         legal = state.legal_actions()
         action = int(legal[rng.integers(len(legal))])
-        records.append(
-            {
-                "ply": state.ply,
-                "player": state.current_player,
-                "move": spec.action_name(action),
-                "legal": len(legal),
-                "candidates": int(state.candidate_mask().sum()),
-                "obs": digest(state.observation()),
-            }
-        )
+        record = {
+            "ply": state.ply,
+            "player": state.current_player,
+            "move": spec.action_name(action),
+            "legal": len(legal),
+            "candidates": int(state.candidate_mask().sum()),
+            "obs": digest(state.observation()),
+        }
+        if spec.rules == "renju":  # black's forbidden cells, with why (the other files have none)
+            kinds = state.forbidden_kinds()
+            record["forbidden"] = {spec.action_name(int(a)): int(kinds[a]) for a in np.flatnonzero(kinds)}
+        records.append(record)
         state.apply(action)
     records.append(
         {
@@ -126,6 +129,12 @@ def test_golden_files_cover_the_interesting_cases():
     assert hex_moves[2]["player"] == 0  # the opener moves again after the swap
     c6 = [m["player"] for m in games["connect6_10x10"][1:8]]
     assert c6 == [0, 1, 1, 0, 0, 1, 1]
+    renju = games["gomoku_15x15_k5_renju"][1:-1]
+    kinds = {k for m in renju for k in m["forbidden"].values()}
+    assert kinds == {1, 2, 3}  # overline, double four and double three all occur
+    # On black's turns the forbidden cells are left out of the legal moves.
+    assert all(m["legal"] == 225 - m["ply"] - len(m["forbidden"]) for m in renju if m["player"] == 0)
+    assert all(m["legal"] == 225 - m["ply"] for m in renju if m["player"] == 1)
 
 
 def test_playthrough_is_deterministic():

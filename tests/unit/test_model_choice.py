@@ -152,13 +152,119 @@ def test_the_brain_with_a_model_that_cannot_play_the_board_answers_errors_and_ke
     cannot += " game or rules"
     assert exact[:4] == [
         "OK",
-        f"MESSAGE {cannot}; it plays 15x15 with exact five (INFO rule 1)",
+        f"MESSAGE {cannot}; it plays 15x15 with exact five (INFO rule 1) or renju (INFO rule 4)",
         f"ERROR {cannot}",
         "MESSAGE gomoku-9x9-exact.pt plays gomoku:15x15:k5:exact (size-free, trained on 9x9)",
     ]
     assert "," in exact[-1]
     other = brain_session(models, ["START 9", "BEGIN"], model="hex-5x5")
     assert other[0].startswith("ERROR hex-5x5.pt cannot play gomoku:9x9") and other[0] == other[1]
+
+
+# ---- renju and the other rule bits ---------------------------------------------------------
+
+PLAYS = "this brain plays INFO rule 0 freestyle, 1 exact five, 4 renju"
+
+
+def test_renju_stands_in_the_nearest_rules_net_and_says_so(models):
+    choice = choose_model(gomoku(15, "renju"), None, [models])
+    assert choice.path.stem == "gomoku-9x9-exact" and choice.net_game == gomoku(15, "exact")
+    assert choice.note == (
+        "gomoku-9x9-exact.pt plays gomoku:15x15:k5:renju (size-free, trained on 9x9; an exact-five net standing"
+        " in: no renju model; the search plays by the renju rules)"
+    )
+    # Without an exact-five net, a freestyle one of the board; without either, pure MCTS.
+    assert chosen(gomoku(7, "renju"), models)[0] == "gomoku-9x9-exact"
+    free = choose_model(gomoku(7, "renju"), None, [models / "gomoku-7x7.pt"])
+    assert free.path.stem == "gomoku-7x7" and free.net_game == gomoku(7)
+    assert chosen(gomoku(15, "renju"), models / "nothing") == (None, "no model plays gomoku:15x15:k5:renju: pure MCTS")
+    # A model named explicitly may stand in too, and says so.
+    assert "standing in" in chosen(gomoku(15, "renju"), models, "gomoku-13x13-free")[1]
+
+
+def test_the_brain_plays_renju_on_info_rule_4(models):
+    lines = brain_session(models, ["ABOUT", "START 15", "INFO rule 4", "BEGIN"])
+    assert lines[0].endswith('rules="INFO rule 0 freestyle, 1 exact five, 4 renju"')
+    assert lines[1:3] == [
+        "OK",
+        "MESSAGE gomoku-13x13-free.pt plays gomoku:15x15:k5:freestyle (size-free, trained on 13x13)",
+    ]
+    assert lines[3].startswith("MESSAGE gomoku-9x9-exact.pt plays gomoku:15x15:k5:renju (size-free, trained on 9x9;")
+    assert "standing in" in lines[3]
+    assert lines[4].startswith("MESSAGE gomoku-9x9-exact: 4 simulations")
+    assert "," in lines[5]
+
+
+@pytest.mark.parametrize(
+    ("rule", "why"),
+    [
+        (2, "rule 2 (continuous game) is not supported"),
+        (3, "rule 3 (continuous game) is not supported"),
+        (5, "rule 5 is not supported"),
+        (8, "rule 8 (caro) is not supported"),
+        (9, "rule 9 (caro) is not supported"),
+        (12, "rule 12 (caro) is not supported"),
+    ],
+)
+def test_the_brain_refuses_rules_it_cannot_play_until_one_it_can(models, rule, why):
+    error = f"ERROR {why}: {PLAYS}"
+    lines = brain_session(models, ["START 15", f"INFO rule {rule}", "BEGIN", "TURN 7,7", "INFO rule 1", "BEGIN"])
+    assert lines[:5] == [
+        "OK",
+        "MESSAGE gomoku-13x13-free.pt plays gomoku:15x15:k5:freestyle (size-free, trained on 13x13)",
+        error,
+        error,  # never a silent fallback: no move under the rule it had
+        error,
+    ]
+    assert lines[5] == "MESSAGE gomoku-9x9-exact.pt plays gomoku:15x15:k5:exact (size-free, trained on 9x9)"
+    assert "," in lines[-1]
+    # Before START as well: the board waits for a rule it plays.
+    early = brain_session(models, [f"INFO rule {rule}", "START 15", "BEGIN", "INFO rule 0", "BEGIN"])
+    assert early[:4] == [
+        error,
+        error,
+        error,
+        "MESSAGE gomoku-13x13-free.pt plays gomoku:15x15:k5:freestyle (size-free, trained on 13x13)",
+    ]
+    assert "," in early[-1]
+
+
+def test_the_brain_refuses_swap_openings(models):
+    lines = brain_session(models, ["START 15", "SWAP2BOARD", "DONE"])
+    assert lines[2] == f"ERROR swap openings (SWAP2BOARD) are not supported: {PLAYS}"
+
+
+def test_the_renju_brain_never_plays_a_forbidden_move(models):
+    """Black to move (the brain), white's four on the diagonal wins at 8,8 only, and 8,8 is
+    black's double three: the block that every search would want is not a move."""
+    black = ["3,3", "8,6", "8,7", "6,8", "7,8", "0,14"]  # x,y: 8,8 makes two open threes
+    white = ["4,4", "5,5", "6,6", "7,7", "14,0", "14,14"]
+    board = [f"{p},1" for p in black] + [f"{p},2" for p in white]
+    for sources in ([models], []):  # a stand-in net, and pure MCTS
+        out = io.StringIO()
+        commands = ["START 15", "INFO rule 4", "BOARD", *board, "DONE", "END"]
+        run_brain(None, 4, 30, io.StringIO("\n".join(commands) + "\n"), out, sources)
+        reply = out.getvalue().splitlines()[-1]
+        assert "," in reply and reply != "8,8"
+
+
+def test_the_renju_brain_refuses_the_opponent_s_forbidden_move():
+    """The brain plays white; black's 8,8 would be a double three: TURN 8,8 is an error that
+    names the reason, and the game goes on from the position before it."""
+    from pipeline.players.factory import protocol_player
+    from pipeline.serve.brain import Brain
+
+    out = io.StringIO()
+    brain = Brain(lambda spec: (protocol_player(spec, None, playouts=30), ""), out)
+    black = ["8,6", "8,7", "6,8", "7,8", "0,14"]
+    white = ["0,0", "14,0", "14,14", "0,7"]
+    lines = iter([*(f"{p},2" for p in black), *(f"{p},1" for p in white), "DONE"])
+    for command in ["START 15", "INFO rule 4", "BOARD"]:
+        brain.handle(command, lines)
+    assert out.getvalue().splitlines()[-1] != "8,8"  # white's own reply went elsewhere
+    brain.handle("TURN 8,8", iter([]))
+    assert out.getvalue().splitlines()[-1] == "ERROR move i7 is illegal: forbidden to black: double three"
+    assert brain.state is not None and brain.state.ply == 10
 
 
 def htp_session(models, commands, model=None, size=5, swap=False):

@@ -755,7 +755,10 @@ def test_action_name_off_board_raises():
         ({"game": "hex", "size": 9, "k": 5}, "hex has no k"),
         ({"game": "hex", "size": 9, "rules": "exact"}, "hex has no exact rule"),
         ({"game": "chess", "size": 8}, "game"),
-        ({"game": "gomoku", "size": 9, "rules": "renju"}, "rules"),
+        ({"game": "gomoku", "size": 9, "rules": "caro"}, "rules"),
+        ({"game": "gomoku", "size": 15, "k": 6, "rules": "renju"}, "renju is five in a row: k must be 5, got 6"),
+        ({"game": "connect6", "size": 10, "rules": "renju"}, "connect6 is six or more in a row"),
+        ({"game": "hex", "size": 9, "rules": "renju"}, "hex has no renju rule"),
         ({"game": "gomoku", "size": 9, "colour": "black"}, "colour"),
     ],
 )

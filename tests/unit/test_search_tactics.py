@@ -1,6 +1,6 @@
 """Tactics inside the search: threatened by a four or by a VCF that some move refutes, the
 search (uniform priors, 200 simulations) never plays a move after which the opponent wins
-by VCF, and it takes its own VCF. `scripts/bench_tactics.py --threatened 1000` runs the
+by VCF, and it takes its own VCF. `scripts/no_blunder.py --count 1000` runs the
 same check on 1,000 positions."""
 
 import numpy as np
@@ -9,8 +9,8 @@ import pytest
 from pipeline.games.base import GameSpec
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
-from pipeline.tactics.solve import solve_vcf
-from pipeline.tactics.threatened import threatened_positions
+from pipeline.tactics.solve import solve_vcf, threat_defences
+from pipeline.tactics.threatened import refutable_threat, threatened_positions
 
 pytestmark = pytest.mark.unit
 
@@ -25,7 +25,7 @@ def choose(state, tactics: str) -> int:
     return search.tree.best_action(0)
 
 
-@pytest.mark.parametrize("spec", ["gomoku:9", "gomoku:15x15:k5:exact"])
+@pytest.mark.parametrize("spec", ["gomoku:9", "gomoku:15x15:k5:exact", "gomoku:15x15:k5:renju"])
 def test_the_search_never_plays_into_a_vcf(spec):
     spec = GameSpec.parse(spec)
     blunders = []
@@ -71,3 +71,17 @@ def test_a_players_thought_says_what_the_solver_proved():
     assert thought.proof is not None and thought.proof.startswith("VCF in 2 for black")
     quiet = NetPlayer(player_evaluator(net), SearchConfig(simulations=16, tactics="off")).think(state)
     assert quiet.proof is None
+
+
+def test_a_four_is_a_refutable_threat_by_its_block():
+    """Black's four b5-e5 (a5 taken): white must block at f5, and that refutes it. The
+    generator once tried the block's index as a mask, so it drew almost no fours."""
+    spec = GameSpec.parse("gomoku:9")
+    state = spec.new_game()
+    for name in ["b5", "a5", "c5", "a1", "d5", "a9", "e5"]:
+        state.apply(name)
+    assert refutable_threat(state, BUDGET)
+    positions = list(threatened_positions(spec, 5, seed=3, budget=BUDGET, four=True))
+    for drawn in positions:
+        need, cells = threat_defences(drawn)
+        assert need == 1 and solve_vcf(drawn.copy().apply(int(cells[0])), budget=BUDGET) is None

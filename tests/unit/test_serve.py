@@ -171,3 +171,146 @@ def test_the_web_app_takes_its_board_limits_from_the_game_spec(models):
     assert client.post("/api/games", json={"game": "gomoku", "size": 21, "human": "both"}).status_code == 422
     r = client.post("/api/games", json={"game": "hex", "size": 20, "human": "both"})
     assert r.status_code == 400 and "2..19" in r.text
+
+
+def opened(client, moves, **kw):
+    """A game at the position after `moves` (played by both sides, then imported), its
+    engine side as `kw` says."""
+    body = {"game": kw.pop("game", "gomoku"), "size": kw.pop("size", 7), "k": kw.pop("k", 4), "human": "both"}
+    setup = client.post("/api/games", json=body).json()["id"]
+    for move in moves:
+        assert client.post(f"/api/games/{setup}/move", json={"move": move}).status_code == 200
+    sgf = client.get(f"/api/games/{setup}/export?format=sgf").text
+    r = client.post("/api/games/import", json={"format": "sgf", "text": sgf, **kw})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_the_web_app_offers_the_classical_player_for_gomoku_and_connect6(models):
+    client = TestClient(create_app([models]))
+    games = client.get("/api/options").json()["games"]
+    offered = {game: [o["id"] for o in limits["opponents"]] for game, limits in games.items()}
+    assert offered["gomoku"] == offered["connect6"] == ["classical:4", "classical:3", "classical:2", "pure"]
+    assert offered["hex"] == ["pure"]
+    assert games["gomoku"]["opponents"][0]["label"] == "classical depth 4"
+    # Black's four b5-e5, closed at a5: the classical side (white) must take f5.
+    g = opened(client, ["b5", "a5", "c5", "a1", "d5", "a9", "e5"], size=9, k=5, human="first", opponent="classical:2")
+    assert g["ai_to_move"] and g["opponent"] == "classical:2"
+    g = client.post(f"/api/games/{g['id']}/ai").json()
+    assert g["history"][-1] == "f5" and not g["ai_to_move"] and not g["over"]
+    a = client.get(f"/api/games/{g['id']}/analysis").json()
+    assert a["policy"] is None and a["visits"][g["moves"][-1]] == 1  # no net: its move, no policy
+    # Connect6 on 19x19: the classical side opens with one stone, then places two a turn.
+    g = new_game(client, game="connect6", size=19, k=6, opponent="classical:3", human="second")
+    g = client.post(f"/api/games/{g['id']}/ai").json()
+    assert len(g["history"]) == 1 and not g["ai_to_move"]
+    for move in ("a1", "a2"):
+        g = client.post(f"/api/games/{g['id']}/move", json={"move": move}).json()
+    for stones in (4, 5):
+        g = client.post(f"/api/games/{g['id']}/ai").json()
+        assert len(g["history"]) == stones
+    assert not g["ai_to_move"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"game": "hex", "size": 7, "opponent": "classical:3"}, 400, "classical:3 plays gomoku and connect6, not hex"),
+        ({"game": "gomoku", "size": 9, "k": 5, "opponent": "classical:7"}, 404, "unknown model 'classical:7'"),
+    ],
+)
+def test_only_the_offered_classical_depths_and_games(models, body, status, message):
+    r = TestClient(create_app([models])).post("/api/games", json=body)
+    assert r.status_code == status and message in r.json()["detail"]
+
+
+def test_the_engines_proof_reaches_the_page_and_its_analysis(models):
+    """Black's c4 d4 on 7x7 (four in a row wins): the model, black, has a VCF in 2."""
+    client = TestClient(create_app([models]))
+    g = opened(client, ["c4", "a1", "d4", "a7"], human="second", opponent="tiny-7x7", budget=16)
+    g = client.post(f"/api/games/{g['id']}/ai").json()
+    assert g["proof"].startswith("VCF in 2 for black: ")
+    assert client.get(f"/api/games/{g['id']}/analysis").json()["proof"] == g["proof"]
+    g = client.post(f"/api/games/{g['id']}/move", json={"move": "g7"}).json()
+    assert g["proof"] is None  # it was the engine's last position, not this one
+
+
+# ---- renju in the web app, records and the terminal ------------------------------------------
+
+# Black's g11 g10 e9 f9 make g9 a double three; white's stones are far away.
+RENJU_MOVES = ["g11", "a1", "g10", "a3", "e9", "a5", "f9", "a7"]
+
+
+def test_the_web_app_plays_renju_and_marks_black_s_forbidden_cells(models):
+    client = TestClient(create_app([models]))
+    gomoku = client.get("/api/options").json()["games"]["gomoku"]
+    assert gomoku["rules"] == ["freestyle", "exact", "renju"] and gomoku["renju_side"] == 15
+    body = {"game": "gomoku", "size": 15, "rules": "renju", "human": "both", "opponent": "pure"}
+    g = client.post("/api/games", json=body).json()
+    assert g["spec"]["name"] == "gomoku:15x15:k5:renju" and g["forbidden"] == []
+    for move in RENJU_MOVES:
+        g = client.post(f"/api/games/{g['id']}/move", json={"move": move}).json()
+    g9 = g["cell_names"].index("g9")
+    assert g["forbidden"] == [g9] and g["forbidden_reasons"] == ["double three"]
+    assert g9 not in g["legal"] and len(g["legal"]) == 225 - 8 - 1
+    r = client.post(f"/api/games/{g['id']}/move", json={"move": "g9"})
+    assert r.status_code == 400 and "move g9 is illegal: forbidden to black: double three" in r.text
+    # A model of other rules is no renju opponent here.
+    r = client.post("/api/games", json={**body, "human": "first", "opponent": "tiny-7x7"})
+    assert r.status_code == 400 and "plays gomoku:7x7:k4:freestyle" in r.text
+
+    # Records carry the rules: SGF's RU (and GN), and a PSQ import is told them.
+    sgf = client.get(f"/api/games/{g['id']}/export?format=sgf").text
+    assert "RU[renju]" in sgf and "GN[gomoku:15x15:k5:renju]" in sgf
+    back = client.post("/api/games/import", json={"format": "sgf", "text": sgf, "human": "both"}).json()
+    assert back["spec"]["rules"] == "renju" and back["forbidden"] == [g9]
+    bare = sgf.replace("GN[gomoku:15x15:k5:renju]", "")
+    assert (
+        client.post("/api/games/import", json={"format": "sgf", "text": bare, "human": "both"}).json()["spec"]["rules"]
+        == "renju"
+    )
+    r = client.post("/api/games/import", json={"format": "sgf", "text": bare.replace("RU[renju]", "RU[caro]")})
+    assert r.status_code == 400 and "unsupported rules RU[caro]" in r.text
+    psq = client.get(f"/api/games/{g['id']}/export?format=psq").text
+    played = psq + "7,7,0\n"  # g9 at last: forbidden under renju, legal under freestyle
+    r = client.post("/api/games/import", json={"format": "psq", "text": played, "rules": "renju"})
+    assert r.status_code == 400 and "forbidden to black: double three" in r.text
+    free = client.post("/api/games/import", json={"format": "psq", "text": played, "human": "both"}).json()
+    assert free["spec"]["rules"] == "freestyle" and free["history"][-1] == "g9"
+
+
+def test_the_terminal_marks_and_refuses_black_s_forbidden_cells():
+    from rich.console import Console
+
+    from pipeline.players.base import Thought
+    from pipeline.serve.terminal import play_terminal
+
+    spec = GameSpec.parse("gomoku:renju")
+
+    class Scripted:  # white's far-away stones
+        name = "scripted"
+
+        def __init__(self):
+            self.moves = iter([*RENJU_MOVES[1::2], "a9", "a11"])
+
+        def think(self, state, **_):
+            return Thought(spec.parse_action(next(self.moves)), np.zeros(spec.num_actions, np.float32), 0.0, 0, 0.0)
+
+        def observe(self, *_):
+            pass
+
+    class Typed(Console):
+        def __init__(self, lines):
+            super().__init__(file=io.StringIO(), width=120, color_system=None)
+            self.lines = iter(lines)
+
+        def input(self, prompt="", **_):
+            return next(self.lines)
+
+    console = Typed([*RENJU_MOVES[0::2], "g9", "quit"])
+    state = play_terminal(spec, Scripted(), 0, console)
+    text = console.file.getvalue()
+    assert "move g9 is illegal: forbidden to black: double three" in text
+    assert state.ply == 8
+    rows = [line for line in text.splitlines() if line.strip().startswith("9 ")]
+    assert rows and "×" in rows[-1]  # g9 drawn as forbidden on black's turn

@@ -4,15 +4,19 @@ same winning move and the same narrowed mask; the same proofs and node counts fr
 solvers; and, over a sequence of calls sharing small transposition tables (so entries
 are evicted), the same verdicts and the same tables at the end.
 
-The expected values in tests/tactics/verdicts.npz were recorded with the code before the
-change (c61970f, the per-call allocating solvers); the positions are stored with them:
+The expected values in tests/tactics/verdicts.npz were recorded with the reference code,
+main at 608d3a1 (the per-call allocating solvers, renju included), in a worktree of its
+own with this file copied in; the positions are stored with them:
 search leaves of real self-play (the shipped nets, tactics on), random middle games near
 the centre, the threatened positions of `pipeline.tactics.threatened` and the suite in
-tests/tactics/positions.txt, for Gomoku freestyle and exact five and Connect6.
+tests/tactics/positions.txt, for Gomoku freestyle, exact five and renju, and Connect6.
 
-Record again (only on purpose, with the reference code checked out) with
+Record again (only on purpose, with the reference code checked out, e.g. `git worktree add
+--detach ../ref main`, this file and the leaves of `LEAVES` copied in) with
 
     python -m tests.unit.test_verdict_reference --record
+
+(the reference code has no scratch: `judge` then asks its `tactical_verdict`).
 """
 
 from __future__ import annotations
@@ -25,12 +29,24 @@ import numpy as np
 import pytest
 
 from pipeline.games.base import GameSpec, GameState
-from pipeline.search.forced import TACTICS_MODES, tactical_verdict_into
-from pipeline.tactics.scratch import scratch_for
+from pipeline.search.forced import TACTICS_MODES
 from pipeline.tactics.table import new_table
 from pipeline.tactics.threatened import threatened_positions
 from pipeline.tactics.vcf import vcf
 from pipeline.tactics.vct import vct
+
+try:
+    from pipeline.search.forced import tactical_verdict_into
+    from pipeline.tactics.scratch import scratch_for
+except ImportError:  # the reference code, recording: the verdict allocates its own room
+    from pipeline.search.forced import tactical_verdict
+
+    def scratch_for(state, depth):
+        return None
+
+    def tactical_verdict_into(state, mask, mode, budget, depth, table, null_table, pv, scratch):
+        return tactical_verdict(state, mask, mode, budget, depth, table, null_table, pv)
+
 
 pytestmark = pytest.mark.unit
 
@@ -50,6 +66,8 @@ SOURCES = {
     "gomoku:15": (120, 0, 300),
     "gomoku:9x9:k5:exact": (100, 0, 0),
     "gomoku:15x15:k5:exact": (120, 20, 0),
+    "gomoku:9x9:renju": (150, 20, 0),
+    "gomoku:renju": (100, 10, 0),
     "connect6:10": (150, 0, 300),
     "connect6:19": (80, 0, 0),
 }
@@ -57,7 +75,12 @@ SOURCES = {
 CONFIGS = [("vcf", 200, 12), ("vct", 200, 12), ("vcf", 2000, 12), ("vcf", 50, 3)]
 SEQUENCE_BITS = 8  # small tables for the sequence: entries collide and are evicted
 # Self-play with tactics on (the deterministic evaluator of the pinned outputs): games, slots, simulations
-SELFPLAY = {"gomoku:8": (6, 3, 48), "gomoku:9x9:k5:exact": (4, 2, 48), "connect6:10": (3, 3, 32)}
+SELFPLAY = {
+    "gomoku:8": (6, 3, 48),
+    "gomoku:9x9:k5:exact": (4, 2, 48),
+    "gomoku:9x9:renju": (4, 2, 48),
+    "connect6:10": (3, 3, 32),
+}
 
 
 def _digest(*arrays: np.ndarray) -> str:

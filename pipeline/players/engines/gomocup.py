@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.games.base import GameState
+from pipeline.games.base import GOMOCUP_RULES, GameState
 from pipeline.players.engines.process import EngineFault, shown
 from pipeline.players.engines.session import Session
 
@@ -33,7 +33,7 @@ class GomocupSession(Session):
         info = [
             f"INFO timeout_turn {round(self.config.turn_seconds * 1000)}",
             "INFO timeout_match 0",
-            f"INFO rule {1 if spec.rules == 'exact' else 0}",
+            f"INFO rule {GOMOCUP_RULES[spec.rules]}",
         ]
         if self.config.nodes is not None:
             info.append(f"INFO max_node {self.config.nodes}")

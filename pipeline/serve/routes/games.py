@@ -7,7 +7,7 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
-from pipeline.games.base import BOARD_SIDES, GameSpec
+from pipeline.games.base import BOARD_SIDES, GameSpec, RuleName
 from pipeline.serve.errors import ServeError
 from pipeline.serve.routes.deps import Store
 from pipeline.serve.views import game_view
@@ -23,10 +23,12 @@ class NewGame(BaseModel):
     game: Literal["gomoku", "connect6", "hex"] = "gomoku"
     size: int = Field(9, ge=min(low for low, _ in BOARD_SIDES.values()), le=MAX_SIDE)
     k: int = Field(5, ge=3, le=MAX_SIDE)
-    rules: Literal["freestyle", "exact"] = "freestyle"
+    rules: RuleName = "freestyle"
     swap: bool = False
     human: Literal["first", "second", "both"] = "first"
-    opponent: str = Field("pure", description="a model id from /api/options, or 'pure'")
+    opponent: str = Field(
+        "pure", description="a model id from /api/options, or one of the game's opponents there ('pure', 'classical:3')"
+    )
     budget: int = Field(400, ge=1, le=200_000, description="simulations (model) or playouts (pure MCTS)")
 
 

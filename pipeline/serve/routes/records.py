@@ -8,6 +8,7 @@ from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from pipeline.games.base import RuleName
 from pipeline.serve.errors import ServeError
 from pipeline.serve.records import RecordError, from_psq, from_sgf, to_psq, to_sgf
 from pipeline.serve.routes.deps import Store
@@ -20,6 +21,7 @@ class Import(BaseModel):
     model_config = ConfigDict(extra="forbid")
     format: Literal["sgf", "psq"]
     text: str = Field(max_length=200_000)
+    rules: RuleName = Field("freestyle", description="PSQ only: its format has no field for the rules (SGF: RU, GN)")
     human: Literal["first", "second", "both"] = "first"
     opponent: str = "pure"
     budget: int = Field(400, ge=1, le=200_000)
@@ -28,7 +30,7 @@ class Import(BaseModel):
 @router.post("/import")
 def import_game(req: Import, store: Store) -> dict:
     try:
-        state = from_sgf(req.text) if req.format == "sgf" else from_psq(req.text)
+        state = from_sgf(req.text) if req.format == "sgf" else from_psq(req.text, rules=req.rules)
     except RecordError as exc:
         raise ServeError(400, f"cannot import: {exc}") from None
     game_id, session = store.open(state, req.human, req.opponent, req.budget)

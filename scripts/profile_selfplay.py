@@ -1,0 +1,99 @@
+"""Where a self-play step's time goes, per inference backend (issue 25, part 1).
+
+Plays the same games with each backend and splits the wall-clock into: the network (the
+evaluator call), leaf selection (`select_batch`, compiled), expansion and backup with the
+tactics (`expand_and_backup`, compiled) and everything else (Python orchestration: moves,
+records, noise, picking actions). Optionally writes a pyinstrument profile of one backend.
+
+    python -m scripts.profile_selfplay --games 50 --backend torch:f32 --backend openvino:bf16
+    python -m scripts.profile_selfplay --games 50 --backend openvino:bf16 --tactics off
+    python -m scripts.profile_selfplay --games 20 --backend openvino:bf16 --pyinstrument prof.html
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import defaultdict
+
+import torch
+
+import pipeline.search.mcts as mcts
+from pipeline.config import load_params
+from pipeline.nets.evaluator import NetEvaluator
+from pipeline.nets.inference import InferenceConfig
+from pipeline.players.models import load_model
+from pipeline.selfplay.play import SelfPlayConfig, play_games
+
+SPENT: dict[str, float] = defaultdict(float)
+
+
+def timed(name, fn):
+    def run(*args, **kwargs):
+        t = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            SPENT[name] += time.perf_counter() - t
+
+    return run
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--params", default="params.yaml")
+    ap.add_argument("--model", default="models/pretrained/gomoku-8x8.pt")
+    ap.add_argument("--games", type=int, default=50)
+    ap.add_argument("--backend", action="append", help="backend:precision (repeatable); default torch:f32")
+    ap.add_argument("--tactics", choices=["off", "vcf", "vct"], default=None, help="override search.tactics")
+    ap.add_argument("--pyinstrument", default=None, help="write an HTML profile of the last backend here")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    params = load_params(args.params)
+    net = load_model(args.model)
+    spec = net.game
+    fields = params.selfplay.model_dump(include=set(SelfPlayConfig.model_fields))
+    if args.tactics is not None:
+        fields["search"]["tactics"] = args.tactics
+    config = SelfPlayConfig.model_validate(fields)
+    mcts.select_batch = timed("select leaves (compiled)", mcts.select_batch)
+    mcts.expand_and_backup = timed("expand + back up + tactics (compiled)", mcts.expand_and_backup)
+    print(
+        f"{spec}, {args.games} games, {config.parallel_games} in lockstep, {config.search.simulations} simulations, "
+        f"tactics {config.search.tactics}, one worker, one thread"
+    )
+    for i, variant in enumerate(args.backend or ["torch:f32"]):
+        backend, _, precision = variant.partition(":")
+        evaluator = NetEvaluator(
+            net,
+            threads=1,
+            config=InferenceConfig(backend=backend, precision=precision or "auto"),
+            batch=config.parallel_games * config.search.leaves_per_step,
+        )
+        play_games(spec, evaluator, min(args.games, 4), config, seed=args.seed)  # warm-up: JIT, graph compile
+        SPENT.clear()
+        net_call = timed("network (evaluator)", evaluator.__call__)
+        profiler = None
+        if args.pyinstrument and i == len(args.backend or ["x"]) - 1:
+            from pyinstrument import Profiler
+
+            profiler = Profiler(interval=0.002)
+            profiler.start()
+        t = time.perf_counter()
+        _, stats = play_games(spec, net_call, args.games, config, seed=args.seed)
+        total = time.perf_counter() - t
+        if profiler is not None:
+            profiler.stop()
+            with open(args.pyinstrument, "w") as f:
+                f.write(profiler.output_html())
+        print(
+            f"\n{variant}: {total:.1f} s, {stats.plies / total:.1f} plies/s, {stats.positions / total:.1f} positions/s"
+        )
+        rest = total - sum(SPENT.values())
+        for name, seconds in [*sorted(SPENT.items(), key=lambda kv: -kv[1]), ("Python orchestration (rest)", rest)]:
+            print(f"  {name:40s} {seconds:7.1f} s  {100 * seconds / total:5.1f}%")
+
+
+if __name__ == "__main__":
+    main()
