@@ -21,7 +21,7 @@ from pipeline.games.gomoku import makes_line
 from pipeline.games.kernels import candidate_mask, legal_mask, observe
 from pipeline.games.layout import GOMOKU, HEX, KIND, TO_MOVE, state_length
 from pipeline.search.evaluator import Evaluator
-from pipeline.search.forced import LOSS, OPEN, TACTICS_MODES, TACTICS_OFF, WIN, tactical_verdict
+from pipeline.search.forced import LOSS, OPEN, TACTICS_MODES, TACTICS_OFF, WIN, tactical_verdict_into
 from pipeline.search.gumbel import TINY, GumbelConfig, chosen_child, considered_visits, descend_from, root_child
 from pipeline.search.hex_forced import (
     BRIDGE_SHARE,
@@ -56,6 +56,7 @@ from pipeline.search.tree import (
     revert,
     search_capacity,
 )
+from pipeline.tactics.scratch import scratch_for
 from pipeline.tactics.table import new_table
 
 
@@ -224,10 +225,12 @@ def expand_and_backup(
     pv,
     hex_flags,
     marks,
+    scratch,
 ):
     """Expand and back up leaves start..n-1. Returns n, or the first leaf whose game's
     row is full: the caller grows the tree and calls again from there. With `tactics`,
-    the threat solvers judge each leaf first (`forced.tactical_verdict`); with
+    the threat solvers judge each leaf first (`forced.tactical_verdict_into`, in
+    `scratch`, the solvers' room made once per search: `pipeline.tactics.scratch`); with
     `hex_flags`, Hex's connection knowledge (`hex_forced.hex_verdict`; `marks` is scratch
     of length cells for the bridge replies). A proven leaf backs up its exact value
     instead of the net's."""
@@ -245,7 +248,9 @@ def expand_and_backup(
             else:
                 legal_mask(state, mask)
         if tactics != TACTICS_OFF:
-            verdict, win = tactical_verdict(state, mask, tactics, tactics_nodes, tactics_depth, table, null_table, pv)
+            verdict, win = tactical_verdict_into(
+                state, mask, tactics, tactics_nodes, tactics_depth, table, null_table, pv, scratch
+            )
             if verdict == LOSS:
                 legal_mask(state, mask)  # the node is proven; a root still needs its moves
         elif hex_flags != 0:
@@ -405,6 +410,9 @@ class BatchedMCTS:
         self.tactics_table = new_table(bits)
         self.null_table = new_table(bits)
         self.pv = np.zeros(512, dtype=np.int64)
+        # The solvers' working arrays, made once (a token one when tactics are off).
+        empty = spec.new_game().array
+        self.tactics_scratch = scratch_for(empty, config.tactics_depth if self.tactics != TACTICS_OFF else 0)
         self.gumbel = config.root == "gumbel"
         self.schedule = RootSchedule.empty(games, spec.num_actions if self.gumbel else 0, config.gumbel)
 
@@ -565,6 +573,7 @@ class BatchedMCTS:
                         pv=self.pv,
                         hex_flags=self.hex_flags,
                         marks=self.marks,
+                        scratch=self.tactics_scratch,
                     )
                     if done == n:
                         break

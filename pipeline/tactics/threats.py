@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
-from pipeline.games.gomoku import DIR_C, DIR_R, makes_line
+from pipeline.games.gomoku import DIR_C, DIR_R, exact_for, makes_line, run_length
 from pipeline.games.kernels import winning_moves
 from pipeline.games.layout import BOARD, CONNECT6, HEIGHT, KIND, PLY, RENJU_RULE, RULES, TO_MOVE, WIDTH, WIN_LENGTH
 from pipeline.games.renju import NOT_FORBIDDEN, board_of, forbidden_at, forbidden_kind
@@ -131,6 +131,43 @@ def line_wins(s, cell, value, out_cells, n):
 
 
 @njit(cache=True, nogil=True)
+def new_wins(s, cell, value, out_cells, n):
+    """`line_wins` for a player who had no winning cell before its stone at `cell`: then
+    every winning cell it has now is new, and a new one lies on a line through `cell`
+    and wins along that same line (the other lines through it did not change), with
+    nothing but its stones between it and `cell`. So each of the eight rays from `cell`
+    holds at most one, its first empty cell, and one run along the ray decides it. The
+    same cells in the same order as `line_wins`, at a fraction of the cost; the solvers
+    keep the invariant (see the module notes)."""
+    h = s[HEIGHT]
+    w = s[WIDTH]
+    k = s[WIN_LENGTH]
+    exact = exact_for(s, value)
+    r0 = cell // w
+    c0 = cell % w
+    for d in range(4):
+        dr = DIR_R[d]
+        dc = DIR_C[d]
+        for sign in (-1, 1):
+            for i in range(1, k + 1):
+                r = r0 + sign * i * dr
+                c = c0 + sign * i * dc
+                if r < 0 or r >= h or c < 0 or c >= w:
+                    break
+                e = r * w + c
+                v = s[BOARD + e]
+                if v == value:
+                    continue
+                if v == 0:
+                    run = run_length(s, e, value, dr, dc)
+                    if run == k or (run > k and not exact):
+                        out_cells[n] = e
+                        n += 1
+                break
+    return n
+
+
+@njit(cache=True, nogil=True)
 def mark_window_cells(s, value, min_own, max_own, length, mark):
     """Mark the empty cells of every `length`-cell window holding between `min_own` and
     `max_own` stones of `value` and no other stone; return how many windows matched."""
@@ -186,18 +223,10 @@ def four_moves(s, player, out):
     its stones and no other; each is confirmed with the rules' own line check."""
     cells = s[HEIGHT] * s[WIDTH]
     k = s[WIN_LENGTH]
-    value = player + 1
-    w = s.copy()
+    work = np.empty_like(s)
     cand = np.zeros(cells, dtype=np.bool_)
-    mark_window_cells(w, value, k - 2, k - 2, k, cand)
     scratch = np.empty(8 * k + 8, dtype=np.int64)
-    n = 0
-    for e in range(cells):
-        ok = cand[e] and count_wins_after(w, e, value, scratch) > 0 and not illegal_for(w, player, e)
-        out[e] = ok
-        if ok:
-            n += 1
-    return n
+    return four_moves_into(s, player, out, work, cand, scratch)
 
 
 @njit(cache=True, nogil=True)
@@ -227,30 +256,8 @@ def double_fours_near(w, cell, value, f_cells, f_w0, f_w1):
     exactly two, f_w1 = -2 when there are three or more (no single block stops it).
     Only the lines through `cell` can hold new ones; under renju a cell forbidden to
     black is none. Returns how many."""
-    h = w[HEIGHT]
-    width = w[WIDTH]
-    k = w[WIN_LENGTH]
-    r0 = cell // width
-    c0 = cell % width
-    scratch = np.empty(8 * k + 8, dtype=np.int64)
-    nf = 0
-    for d in range(4):
-        for sign in (-1, 1):
-            for i in range(1, k + 1):
-                r = r0 + sign * i * DIR_R[d]
-                c = c0 + sign * i * DIR_C[d]
-                if r < 0 or r >= h or c < 0 or c >= width:
-                    break
-                f = r * width + c
-                if w[BOARD + f] != 0:
-                    continue
-                nw = count_wins_after(w, f, value, scratch)
-                if nw >= 2 and not illegal_for(w, value - 1, f):
-                    f_cells[nf] = f
-                    f_w0[nf] = scratch[0]
-                    f_w1[nf] = scratch[1] if nw == 2 else -2
-                    nf += 1
-    return nf
+    scratch = np.empty(8 * w[WIN_LENGTH] + 8, dtype=np.int64)
+    return double_fours_near_into(w, cell, value, f_cells, f_w0, f_w1, scratch)
 
 
 @njit(cache=True, nogil=True)
@@ -297,35 +304,10 @@ def defences_against(w, nf, f_cells, f_w0, f_w1, defender, out_cells):
     forbidden, and white's include the stones that make black's threats forbidden
     (`forbid_makers`). Returns how many cells were written."""
     cells = w[HEIGHT] * w[WIDTH]
-    k = w[WIN_LENGTH]
-    dval = defender + 1
-    n = 0
     seen = np.zeros(cells, dtype=np.bool_)
-    # Cells that stop every threat: candidates are those that stop the first one.
-    for j in range(3):
-        m = f_cells[0] if j == 0 else (f_w0[0] if j == 1 else f_w1[0])
-        if j > 0 and f_w1[0] < 0:
-            break
-        ok = True
-        for i in range(1, nf):
-            if m != f_cells[i] and not (f_w1[i] >= 0 and (m == f_w0[i] or m == f_w1[i])):
-                ok = False
-                break
-        if ok and not seen[m] and not illegal_for(w, defender, m):
-            seen[m] = True
-            out_cells[n] = m
-            n += 1
     cand = np.zeros(cells, dtype=np.bool_)
-    mark_window_cells(w, dval, k - 2, k - 2, k, cand)
-    scratch = np.empty(8 * k + 8, dtype=np.int64)
-    for e in range(cells):
-        if cand[e] and not seen[e] and count_wins_after(w, e, dval, scratch) > 0 and not illegal_for(w, defender, e):
-            seen[e] = True
-            out_cells[n] = e
-            n += 1
-    if restricted(w, 1 - defender):
-        n = forbid_makers(w, nf, f_cells, f_w0, f_w1, seen, out_cells, n)
-    return n
+    scratch = np.empty(8 * w[WIN_LENGTH] + 8, dtype=np.int64)
+    return defences_against_into(w, nf, f_cells, f_w0, f_w1, defender, out_cells, seen, cand, scratch)
 
 
 @njit(cache=True, nogil=True)
@@ -363,6 +345,152 @@ def three_defences(s, attacker, out):
     n = defences_against(w, nf, f_cells, f_w0, f_w1, 1 - attacker, found)
     for i in range(n):
         out[found[i]] = True
+    return n
+
+
+@njit(cache=True, nogil=True)
+def gomoku_scan(s, counts, wins, cover):
+    """One pass over the k-cell windows for both players, for the solvers' roots: per
+    player p, `wins[p]` marks its winning cells (counts[2p] how many: the cells that
+    `winning_moves` marks) and `cover[p]` counts, per cell, its windows with k - 2 of its
+    stones and none of the other's (counts[2p + 1] how many such windows; the empty cells
+    with a count are what `mark_window_cells(s, p + 1, k - 2, k - 2, k, ...)` marks, the
+    four-making candidates; the solver keeps the counts as stones come). A winning cell lies
+    in a window holding k - 1 of the player's stones and none of the other's (its run of
+    k, or k of its run of more), so only those windows' empty cells are checked by the
+    rules' line test."""
+    h = s[HEIGHT]
+    w = s[WIDTH]
+    k = s[WIN_LENGTH]
+    cells = h * w
+    for p in range(2):
+        counts[2 * p] = 0
+        counts[2 * p + 1] = 0
+        for c in range(cells):
+            wins[p, c] = False
+            cover[p, c] = 0
+    for d in range(4):
+        dr = DIR_R[d]
+        dc = DIR_C[d]
+        for r0 in range(h):
+            if r0 + dr * (k - 1) >= h:
+                continue
+            for c0 in range(w):
+                c_end = c0 + dc * (k - 1)
+                if c_end < 0 or c_end >= w:
+                    continue
+                black = 0
+                white = 0
+                for i in range(k):
+                    v = s[BOARD + (r0 + dr * i) * w + c0 + dc * i]
+                    if v == 1:
+                        black += 1
+                    elif v == 2:
+                        white += 1
+                if black > 0 and white > 0:
+                    continue
+                for p in range(2):
+                    if (white if p == 0 else black) != 0:
+                        continue
+                    own = black if p == 0 else white
+                    if own == k - 1:
+                        for i in range(k):
+                            e = (r0 + dr * i) * w + c0 + dc * i
+                            if s[BOARD + e] == 0:
+                                wins[p, e] = True
+                    elif own == k - 2:
+                        counts[2 * p + 1] += 1
+                        for i in range(k):
+                            cover[p, (r0 + dr * i) * w + c0 + dc * i] += 1
+    for p in range(2):
+        n = 0
+        for c in range(cells):
+            if wins[p, c]:
+                if makes_line(s, c, p + 1):
+                    n += 1
+                else:
+                    wins[p, c] = False
+        counts[2 * p] = n
+
+
+@njit(cache=True, nogil=True)
+def four_moves_into(s, player, out, work, cand, scratch):
+    """`four_moves` in the caller's room: `work` a state array, `cand` bool [cells],
+    `scratch` int64 [8k + 8]."""
+    cells = s[HEIGHT] * s[WIDTH]
+    k = s[WIN_LENGTH]
+    value = player + 1
+    work[:] = s
+    cand[:cells] = False
+    mark_window_cells(work, value, k - 2, k - 2, k, cand)
+    n = 0
+    for e in range(cells):
+        ok = cand[e] and count_wins_after(work, e, value, scratch) > 0 and not illegal_for(work, player, e)
+        out[e] = ok
+        if ok:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def double_fours_near_into(w, cell, value, f_cells, f_w0, f_w1, scratch):
+    """`double_fours_near` with the caller's `scratch` (int64 [8k + 8])."""
+    h = w[HEIGHT]
+    width = w[WIDTH]
+    k = w[WIN_LENGTH]
+    r0 = cell // width
+    c0 = cell % width
+    nf = 0
+    for d in range(4):
+        for sign in (-1, 1):
+            for i in range(1, k + 1):
+                r = r0 + sign * i * DIR_R[d]
+                c = c0 + sign * i * DIR_C[d]
+                if r < 0 or r >= h or c < 0 or c >= width:
+                    break
+                f = r * width + c
+                if w[BOARD + f] != 0:
+                    continue
+                nw = count_wins_after(w, f, value, scratch)
+                if nw >= 2 and not illegal_for(w, value - 1, f):
+                    f_cells[nf] = f
+                    f_w0[nf] = scratch[0]
+                    f_w1[nf] = scratch[1] if nw == 2 else -2
+                    nf += 1
+    return nf
+
+
+@njit(cache=True, nogil=True)
+def defences_against_into(w, nf, f_cells, f_w0, f_w1, defender, out_cells, seen, cand, scratch):
+    """`defences_against` in the caller's room: `seen` and `cand` bool [cells],
+    `scratch` int64 [8k + 8]."""
+    cells = w[HEIGHT] * w[WIDTH]
+    k = w[WIN_LENGTH]
+    dval = defender + 1
+    n = 0
+    seen[:cells] = False
+    for j in range(3):
+        m = f_cells[0] if j == 0 else (f_w0[0] if j == 1 else f_w1[0])
+        if j > 0 and f_w1[0] < 0:
+            break
+        ok = True
+        for i in range(1, nf):
+            if m != f_cells[i] and not (f_w1[i] >= 0 and (m == f_w0[i] or m == f_w1[i])):
+                ok = False
+                break
+        if ok and not seen[m] and not illegal_for(w, defender, m):
+            seen[m] = True
+            out_cells[n] = m
+            n += 1
+    cand[:cells] = False
+    mark_window_cells(w, dval, k - 2, k - 2, k, cand)
+    for e in range(cells):
+        if cand[e] and not seen[e] and count_wins_after(w, e, dval, scratch) > 0 and not illegal_for(w, defender, e):
+            seen[e] = True
+            out_cells[n] = e
+            n += 1
+    if restricted(w, 1 - defender):
+        n = forbid_makers(w, nf, f_cells, f_w0, f_w1, seen, out_cells, n)
     return n
 
 
@@ -420,6 +548,97 @@ def all_windows(s, player, min_own, keys, e0, e1):
                 window_empties(s, start, d, e0, e1, n)
                 n += 1
     return n
+
+
+@njit(cache=True, nogil=True)
+def first_window(s, player, min_own):
+    """The first window that `all_windows` would list (start, direction), or (-1, -1):
+    the search only needs to know that one exists and where."""
+    h = s[HEIGHT]
+    w = s[WIDTH]
+    own_v = player + 1
+    for d in range(4):
+        dr = DIR_R[d]
+        dc = DIR_C[d]
+        for r0 in range(h):
+            if r0 + dr * (C6 - 1) >= h:
+                continue
+            for c0 in range(w):
+                c_end = c0 + dc * (C6 - 1)
+                if c_end < 0 or c_end >= w:
+                    continue
+                own = 0
+                blocked = False
+                for i in range(C6):
+                    v = s[BOARD + (r0 + dr * i) * w + c0 + dc * i]
+                    if v == own_v:
+                        own += 1
+                    elif v != 0:
+                        blocked = True
+                        break
+                if not blocked and own >= min_own:
+                    return r0 * w + c0, d
+    return -1, -1
+
+
+@njit(cache=True, nogil=True)
+def connect6_windows(s, player, left, d_keys, d_e0, d_e1, a_keys, a_e0, a_e1, mark):
+    """One pass over the six-windows for the Connect6 search's attacker `player` with
+    `left` stones this turn, giving what four sweeps gave: the first window it can fill
+    now (`first_window(s, player, 6 - left)`, returned as start and direction, -1 when
+    none), the opponent's threat windows (`all_windows(s, 1 - player, 4, d_*)`, their
+    count returned), its own (`all_windows(s, player, 4, a_*)`, likewise), and in `mark`
+    the empty cells of its windows of 4 - left to 5 stones
+    (`mark_window_cells(s, player + 1, 4 - left, 5, 6, mark)`; `mark` is not cleared).
+    The lists come in the same order as from the sweeps."""
+    h = s[HEIGHT]
+    w = s[WIDTH]
+    own_v = player + 1
+    win_start = -1
+    win_d = -1
+    nd = 0
+    na = 0
+    for d in range(4):
+        dr = DIR_R[d]
+        dc = DIR_C[d]
+        for r0 in range(h):
+            if r0 + dr * (C6 - 1) >= h:
+                continue
+            for c0 in range(w):
+                c_end = c0 + dc * (C6 - 1)
+                if c_end < 0 or c_end >= w:
+                    continue
+                own = 0
+                other = 0
+                for i in range(C6):
+                    v = s[BOARD + (r0 + dr * i) * w + c0 + dc * i]
+                    if v == own_v:
+                        own += 1
+                    elif v != 0:
+                        other += 1
+                    if own > 0 and other > 0:
+                        break
+                if own > 0 and other > 0:
+                    continue
+                start = r0 * w + c0
+                if other == 0:
+                    if own >= 6 - left and win_start < 0:
+                        win_start = start
+                        win_d = d
+                    if own >= 4:
+                        a_keys[na] = start * 4 + d
+                        window_empties(s, start, d, a_e0, a_e1, na)
+                        na += 1
+                    if 4 - left <= own <= 5:
+                        for i in range(C6):
+                            e = (r0 + dr * i) * w + c0 + dc * i
+                            if s[BOARD + e] == 0:
+                                mark[e] = True
+                if own == 0 and other >= 4:
+                    d_keys[nd] = start * 4 + d
+                    window_empties(s, start, d, d_e0, d_e1, nd)
+                    nd += 1
+    return win_start, win_d, nd, na
 
 
 @njit(cache=True, nogil=True)
@@ -585,16 +804,22 @@ def threat_defences(s, out):
     makes it LOST); Connect6, every cell of a smallest set
     of cells hitting all the opponent's threat windows (with LOST, the cells of those
     windows). The turn's stones must include such a hitting set."""
+    cap = 4 * s[HEIGHT] * s[WIDTH] if s[KIND] == CONNECT6 else 1
+    keys = np.empty(cap, dtype=np.int64)
+    e0 = np.empty(cap, dtype=np.int64)
+    e1 = np.empty(cap, dtype=np.int64)
+    return threat_defences_into(s, out, keys, e0, e1)
+
+
+@njit(cache=True, nogil=True)
+def threat_defences_into(s, out, keys, e0, e1):
+    """`threat_defences` in the caller's room (Connect6: keys, e0, e1 of 4 x cells)."""
     cells = s[HEIGHT] * s[WIDTH]
     me = s[TO_MOVE]
     them = 1 - me
     out[:cells] = False
     if s[KIND] == CONNECT6:
         left = stones_left_in_turn(s[PLY])
-        cap = 4 * cells
-        keys = np.empty(cap, dtype=np.int64)
-        e0 = np.empty(cap, dtype=np.int64)
-        e1 = np.empty(cap, dtype=np.int64)
         n = all_windows(s, them, 4, keys, e0, e1)
         hn = hitting_number(e0, e1, n, out)
         if hn <= left:

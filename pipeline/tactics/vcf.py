@@ -1,7 +1,8 @@
 """Victory by continuous fours (Gomoku) and by double threats (Connect6).
 
 Entry point `vcf(s, budget, max_depth, table, pv)`, compiled and callable from compiled
-code, for the player to move in `s` (left unchanged):
+code, for the player to move in `s` (left unchanged); `vcf_into(..., scratch)` is the
+same search in the caller's room (`pipeline.tactics.scratch`), which the tree uses:
   returns (result, pv_len, nodes): result 1 when a win is proven, 0 when none was found
   (no win of this kind, or the budget or depth ran out); pv[:pv_len] is the proof line,
   the actions in play order (attacker, defender, ...; Connect6 one stone per action,
@@ -25,6 +26,21 @@ the line). A white four whose winning cell is forbidden to black wins like a dou
 four: black cannot block it (the proof shows any legal black move, then the five). The
 defender's answer sets follow the rule too (`threats.defences_against`).
 
+Cost (the tree asks at every expansion): the searches allocate nothing (every array is
+in the scratch); the root's candidates are found once, not once per round of iterative
+deepening, and a root with none ends the search after one round, storing in the table
+what the remaining rounds would have stored; a Gomoku node's four-making candidates come
+from per-cell window counts handed down from its parent and updated for the two stones
+between them (`node_cover`), not from a sweep of the board; a Connect6 node reads the
+windows once (`connect6_windows`); the winning cells a stone makes are found with
+`new_wins`, which the invariant below allows. Results, proofs, node counts and table
+contents are those of the plain search (tests/unit/test_verdict_reference.py).
+
+Invariant: at the attacker's turn it has no winning cell (it would have won), and the
+defender's only winning cells are the `d_count` known ones; a defender's block cannot
+give the attacker one, nor an attacker's stone the defender. So the winning cells after
+a stone are the ones it made, which `new_wins` finds.
+
 Soundness: every line ends in a position the rules score as the attacker's win, and at
 every defender turn either the defence is unique or all defences are searched. The
 transposition table holds only fully searched failures (see `table`).
@@ -34,7 +50,8 @@ import numpy as np
 from numba import njit
 
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
-from pipeline.games.kernels import apply_unchecked, winning_moves
+from pipeline.games.gomoku import DIR_C, DIR_R
+from pipeline.games.kernels import apply_unchecked
 from pipeline.games.layout import (
     BOARD,
     CONNECT6,
@@ -50,17 +67,50 @@ from pipeline.games.layout import (
     WIN_LENGTH,
     WINNER,
 )
+from pipeline.tactics.scratch import (
+    A_E0,
+    A_E1,
+    A_KEYS,
+    CAND,
+    COVER,
+    CTX,
+    CTX_SLOTS,
+    D_E0,
+    D_E1,
+    D_KEYS,
+    DIST,
+    DLINE,
+    F_CELLS,
+    F_W0,
+    F_W1,
+    LINE,
+    MARK,
+    MARK2,
+    PAIR_A,
+    PAIR_B,
+    REPLIES,
+    SCAN,
+    SCAN_COVER,
+    SCAN_WINS,
+    SEEN,
+    WINS,
+    WORK,
+    check_room,
+    scratch_for,
+)
 from pipeline.tactics.table import SALT_C6, SALT_VCF, ZOBRIST, board_key, probe_failed, store_failed
 from pipeline.tactics.threats import (
-    all_windows,
-    defences_against,
-    double_fours_near,
+    connect6_windows,
+    defences_against_into,
+    double_fours_near_into,
     first_legal,
+    first_window,
+    gomoku_scan,
     hitting_number,
     hitting_pairs,
     illegal_for,
-    line_wins,
     mark_window_cells,
+    new_wins,
     restricted,
     window_empties,
     windows_through,
@@ -70,6 +120,9 @@ ONGOING = -1
 NODES = 0  # ctx slots: nodes used, node budget, proof length
 BUDGET = 1
 PV_LEN = 2
+ROOT_FOURS = 3  # the root's four (and, VCT, three) candidates once found; -1 before
+ROOT_THREES = 4
+ROOT_SEEN = 5  # Connect6: the root got past the table in this search
 
 
 @njit(cache=True, nogil=True)
@@ -87,15 +140,14 @@ def take_back(w, cell):
 
 
 @njit(cache=True, nogil=True)
-def _sort_by_distance(cand, n, w, centre):
+def _sort_by_distance(cand, n, w, centre, dist):
     """Order candidates by Chebyshev distance to `centre` (the last attacking stone):
-    forcing lines usually continue where the last threat was made."""
+    forcing lines usually continue where the last threat was made. `dist` is room for n."""
     width = w[WIDTH]
     if centre < 0:
         return
     cr = centre // width
     cc = centre % width
-    dist = np.empty(n, dtype=np.int64)
     for i in range(n):
         dist[i] = max(abs(cand[i] // width - cr), abs(cand[i] % width - cc))
     for i in range(1, n):
@@ -110,10 +162,72 @@ def _sort_by_distance(cand, n, w, centre):
 
 
 @njit(cache=True, nogil=True)
-def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_cell, last):
+def cover_update(w, cover, c, b, aval, dval):
+    """Bring `cover` (per cell, the windows of k cells holding k - 2 attacker stones and
+    no defender stone) from the board before to the board after the attacker's stone c
+    and the defender's stone b (both on `w` now): only the windows through them change."""
+    h = w[HEIGHT]
+    width = w[WIDTH]
+    k = w[WIN_LENGTH]
+    for which in range(2):
+        x = c if which == 0 else b
+        xr = x // width
+        xc = x % width
+        for d in range(4):
+            dr = DIR_R[d]
+            dc = DIR_C[d]
+            for o in range(k):
+                r0 = xr - o * dr
+                c0 = xc - o * dc
+                r1 = r0 + (k - 1) * dr
+                c1 = c0 + (k - 1) * dc
+                if r0 < 0 or r0 >= h or c0 < 0 or c0 >= width or r1 < 0 or r1 >= h or c1 < 0 or c1 >= width:
+                    continue
+                atk_n = 0
+                def_n = 0
+                has_c = False
+                has_b = False
+                for i in range(k):
+                    e = (r0 + i * dr) * width + c0 + i * dc
+                    v = w[BOARD + e]
+                    if v == aval:
+                        atk_n += 1
+                    elif v == dval:
+                        def_n += 1
+                    has_c = has_c or e == c
+                    has_b = has_b or e == b
+                if which == 1 and has_c:
+                    continue  # counted with c
+                now = atk_n == k - 2 and def_n == 0
+                before = atk_n - (1 if has_c else 0) == k - 2 and def_n - (1 if has_b else 0) == 0
+                if now != before:
+                    delta = 1 if now else -1
+                    for i in range(k):
+                        cover[(r0 + i * dr) * width + c0 + i * dc] += delta
+
+
+@njit(cache=True, nogil=True)
+def node_cover(w, sc, depth, atk, c, b, root):
+    """Fill this node's COVER row: the root's from the scan of its board, an inner node's
+    from its parent's (row depth + 1) and the two stones since (`c` the attacker's, `b`
+    the defender's), which stand on `w`."""
+    cells = w[HEIGHT] * w[WIDTH]
+    row = sc.level[depth, COVER]
+    if root != 0:
+        row[:cells] = sc.ints[SCAN_COVER + atk, :cells]
+        return
+    row[:cells] = sc.level[depth + 1, COVER, :cells]
+    cover_update(w, row, c, b, atk + 1, 2 - atk)
+
+
+@njit(cache=True, nogil=True)
+def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_cell, last, prev_b, sc, root):
     """Attacker node: `atk` to move with no winning cell; the defender has `d_count`
     winning cells (d_cell the first). Returns 1 win (pv[pos:ctx[PV_LEN]] the line),
-    0 no win within `depth` attacker moves, -1 budget spent."""
+    0 no win within `depth` attacker moves, -1 budget spent. `last` and `prev_b` are the
+    attacker's and the defender's stones that led here. `sc` is the scratch; the root
+    (`root` 1) takes its candidates from the scan of its board once and keeps them in
+    `level[0]` for the later rounds."""
     if d_count >= 2 or depth <= 0 or pos + 3 > pv.shape[0]:
         return 0
     if probe_failed(table, key, depth):
@@ -122,69 +236,81 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
     k = w[WIN_LENGTH]
     aval = atk + 1
     dval = 2 - atk
+    scratch = sc.level[depth, LINE]
+    dscratch = sc.ints[DLINE]
+    cover = sc.level[depth, COVER]
+    covered = False  # this node's COVER row, made when first needed
     black_atk = restricted(w, atk)  # renju: the attacker's moves must not be forbidden
     black_def = restricted(w, 1 - atk)  # renju: nor the defender's
-    cand = np.empty(cells, dtype=np.int64)
-    n4 = 0
-    n3 = 0
-    if d_count == 1:
-        if black_atk and illegal_for(w, atk, d_cell):
-            return 0  # the defender's four cannot be blocked
-        cand[0] = d_cell
-        n4 = 1
+    if root != 0 and ctx[ROOT_FOURS] >= 0:
+        # A later round: the same candidates, and the first pass found no double four.
+        cand = sc.level[0, CAND]
+        n4 = ctx[ROOT_FOURS]
+        n3 = ctx[ROOT_THREES]
     else:
-        mark = np.zeros(cells, dtype=np.bool_)
-        mark_window_cells(w, aval, k - 2, k - 2, k, mark)
-        for c in range(cells):
-            if mark[c]:
-                cand[n4] = c
-                n4 += 1
-        _sort_by_distance(cand, n4, w, last)
-        if threes != 0 and k >= 4:
-            mark3 = np.zeros(cells, dtype=np.bool_)
-            mark_window_cells(w, aval, max(k - 3, 1), k - 3, k, mark3)
+        cand = sc.level[0, CAND] if root != 0 else sc.level[depth, CAND]
+        n4 = 0
+        n3 = 0
+        if d_count == 1:
+            if black_atk and illegal_for(w, atk, d_cell):
+                return 0  # the defender's four cannot be blocked
+            cand[0] = d_cell
+            n4 = 1
+        else:
+            node_cover(w, sc, depth, atk, last, prev_b, root)
+            covered = True
             for c in range(cells):
-                if mark3[c] and not mark[c]:
-                    cand[n4 + n3] = c
-                    n3 += 1
-            sub = cand[n4 : n4 + n3]
-            _sort_by_distance(sub, n3, w, last)
-    scratch = np.empty(8 * k + 8, dtype=np.int64)
-    dscratch = np.empty(8 * k + 8, dtype=np.int64)
-    aborted = False
-    # First pass: a double four wins on the spot, so look for one before going deep.
-    for i in range(n4):
-        c = cand[i]
-        if black_atk and illegal_for(w, atk, c):
-            continue
-        w[BOARD + c] = aval
-        nw = line_wins(w, c, aval, scratch, 0)
-        w[BOARD + c] = 0
-        if nw >= 2:
-            apply_unchecked(w, c)
-            apply_unchecked(w, scratch[0])
-            take_back(w, scratch[0])
-            take_back(w, c)
-            pv[pos] = c
-            pv[pos + 1] = scratch[0]
-            pv[pos + 2] = scratch[1]
-            ctx[PV_LEN] = pos + 3
-            return 1
-        if nw == 1 and black_def:
-            # Renju: a white four whose winning cell black may not fill wins as well.
-            apply_unchecked(w, c)
-            won = False
-            if w[WINNER] == ONGOING and illegal_for(w, 1 - atk, scratch[0]):
-                x = first_legal(w, 1 - atk)
-                if x >= 0:
-                    won = True
-                    pv[pos] = c
-                    pv[pos + 1] = x
-                    pv[pos + 2] = scratch[0]
-                    ctx[PV_LEN] = pos + 3
-            take_back(w, c)
-            if won:
+                if cover[c] > 0 and w[BOARD + c] == 0:
+                    cand[n4] = c
+                    n4 += 1
+            _sort_by_distance(cand, n4, w, last, sc.ints[DIST])
+            if threes != 0 and k >= 4:
+                mark3 = sc.flags[MARK2]
+                mark3[:cells] = False
+                mark_window_cells(w, aval, max(k - 3, 1), k - 3, k, mark3)
+                for c in range(cells):
+                    if mark3[c] and cover[c] == 0:
+                        cand[n4 + n3] = c
+                        n3 += 1
+                sub = cand[n4 : n4 + n3]
+                _sort_by_distance(sub, n3, w, last, sc.ints[DIST])
+        # First pass: a double four wins on the spot, so look for one before going deep.
+        for i in range(n4):
+            c = cand[i]
+            if black_atk and illegal_for(w, atk, c):
+                continue
+            w[BOARD + c] = aval
+            nw = new_wins(w, c, aval, scratch, 0)
+            w[BOARD + c] = 0
+            if nw >= 2:
+                apply_unchecked(w, c)
+                apply_unchecked(w, scratch[0])
+                take_back(w, scratch[0])
+                take_back(w, c)
+                pv[pos] = c
+                pv[pos + 1] = scratch[0]
+                pv[pos + 2] = scratch[1]
+                ctx[PV_LEN] = pos + 3
                 return 1
+            if nw == 1 and black_def:
+                # Renju: a white four whose winning cell black may not fill wins as well.
+                apply_unchecked(w, c)
+                won = False
+                if w[WINNER] == ONGOING and illegal_for(w, 1 - atk, scratch[0]):
+                    x = first_legal(w, 1 - atk)
+                    if x >= 0:
+                        won = True
+                        pv[pos] = c
+                        pv[pos + 1] = x
+                        pv[pos + 2] = scratch[0]
+                        ctx[PV_LEN] = pos + 3
+                take_back(w, c)
+                if won:
+                    return 1
+        if root != 0:
+            ctx[ROOT_FOURS] = n4
+            ctx[ROOT_THREES] = n3
+    aborted = False
     for i in range(n4 + n3):
         if ctx[NODES] >= ctx[BUDGET]:
             return -1
@@ -196,18 +322,37 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
         if w[WINNER] != ONGOING:  # a draw by a full board (a win was ruled out above)
             take_back(w, c)
             continue
-        nw = line_wins(w, c, aval, scratch, 0)
+        nw = new_wins(w, c, aval, scratch, 0)
         ckey = key ^ ZOBRIST[aval, c]
         if nw == 1:
             b = scratch[0]
             if black_def and illegal_for(w, 1 - atk, b):
                 take_back(w, c)  # black could not move at all (shown above otherwise)
                 continue
+            if not covered:  # the children build their rows on this node's
+                w[BOARD + c] = 0
+                node_cover(w, sc, depth, atk, last, prev_b, root)
+                w[BOARD + c] = aval
+                covered = True
             apply_unchecked(w, b)
             if w[WINNER] == ONGOING:
-                nd = line_wins(w, b, dval, dscratch, 0)
+                nd = new_wins(w, b, dval, dscratch, 0)
                 r = gomoku_attack(
-                    w, atk, depth - 1, threes, pos + 2, ctx, table, pv, ckey ^ ZOBRIST[dval, b], nd, dscratch[0], c
+                    w,
+                    atk,
+                    depth - 1,
+                    threes,
+                    pos + 2,
+                    ctx,
+                    table,
+                    pv,
+                    ckey ^ ZOBRIST[dval, b],
+                    nd,
+                    dscratch[0],
+                    c,
+                    b,
+                    sc,
+                    np.int64(0),
                 )
             else:
                 r = 0
@@ -225,15 +370,17 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             continue
         # A three: the defender's replies are every cell that stops all the double
         # fours it threatens, plus each counter-four; each must lose for the defender.
-        f_cells = np.empty(8 * k + 8, dtype=np.int64)
-        f_w0 = np.empty(8 * k + 8, dtype=np.int64)
-        f_w1 = np.empty(8 * k + 8, dtype=np.int64)
-        nf = double_fours_near(w, c, aval, f_cells, f_w0, f_w1)
+        f_cells = sc.level[depth, F_CELLS]
+        f_w0 = sc.level[depth, F_W0]
+        f_w1 = sc.level[depth, F_W1]
+        nf = double_fours_near_into(w, c, aval, f_cells, f_w0, f_w1, scratch)
         if nf == 0:
             take_back(w, c)
             continue
-        replies = np.empty(cells, dtype=np.int64)
-        nrep = defences_against(w, nf, f_cells, f_w0, f_w1, 1 - atk, replies)
+        replies = sc.level[depth, REPLIES]
+        nrep = defences_against_into(
+            w, nf, f_cells, f_w0, f_w1, 1 - atk, replies, sc.flags[SEEN], sc.flags[MARK2], scratch
+        )
         if nrep == 0:
             # Nothing stops every threat: any reply loses; show it with a block of one
             # (renju: with any move black may play, when that block is forbidden to it).
@@ -242,14 +389,33 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             if replies[0] < 0:
                 take_back(w, c)
                 continue
+        if not covered:
+            w[BOARD + c] = 0
+            node_cover(w, sc, depth, atk, last, prev_b, root)
+            w[BOARD + c] = aval
+            covered = True
         all_win = True
         for j in range(nrep):
             m = replies[j]
             apply_unchecked(w, m)
             if w[WINNER] == ONGOING:
-                nd = line_wins(w, m, dval, dscratch, 0)
+                nd = new_wins(w, m, dval, dscratch, 0)
                 r = gomoku_attack(
-                    w, atk, depth - 1, threes, pos + 2, ctx, table, pv, ckey ^ ZOBRIST[dval, m], nd, dscratch[0], c
+                    w,
+                    atk,
+                    depth - 1,
+                    threes,
+                    pos + 2,
+                    ctx,
+                    table,
+                    pv,
+                    ckey ^ ZOBRIST[dval, m],
+                    nd,
+                    dscratch[0],
+                    c,
+                    m,
+                    sc,
+                    np.int64(0),
                 )
             else:
                 r = 0
@@ -273,29 +439,35 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
 
 
 @njit(cache=True, nogil=True)
-def gomoku_solve(s, budget, max_depth, threes, salt, table, pv):
+def gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc):
     """Iterative deepening over `gomoku_attack`: shortest proofs first, and the table
-    carries each round's failures into the next."""
+    carries each round's failures into the next. The scratch's `SCAN`, `WINS` and
+    `SCAN_COVER` rows must hold `gomoku_scan` of this board (for either player to move)."""
+    check_room(s, max_depth, sc)
     cells = s[HEIGHT] * s[WIDTH]
-    ctx = np.zeros(3, dtype=np.int64)
+    ctx = sc.ints[CTX]
+    ctx[:CTX_SLOTS] = 0
     ctx[BUDGET] = budget
+    ctx[ROOT_FOURS] = -1
+    ctx[ROOT_THREES] = -1
     if s[WINNER] != ONGOING:
         return 0, 0, 0
-    w = s.copy()
+    w = sc.states[WORK]
+    w[:] = s
     # Every argument of the recursive search is int64 at the root too: numba's cache
     # mis-links a recursive function called with other types (numba issue #6713).
     atk = np.int64(w[TO_MOVE])
-    marks = np.zeros(cells, dtype=np.bool_)
-    if winning_moves(w, atk, marks) > 0:
+    if sc.ints[SCAN, 2 * atk + SCAN_WINS] > 0:
         for c in range(cells):
-            if marks[c]:
+            if sc.flags[WINS + atk, c]:
                 pv[0] = c
                 return 1, 1, 0
-    marks[:] = False
-    d_count = np.int64(winning_moves(w, 1 - atk, marks))
+    d_count = np.int64(sc.ints[SCAN, 2 * (1 - atk) + SCAN_WINS])
+    if d_count >= 2:
+        return 0, 0, 0  # every round would stop at the root's first test
     d_cell = np.int64(-1)
     for c in range(cells):
-        if marks[c]:
+        if sc.flags[WINS + 1 - atk, c]:
             d_cell = c
             break
     last = np.int64(-1)  # the attacker's most recent stone: its next threats are near
@@ -306,75 +478,126 @@ def gomoku_solve(s, budget, max_depth, threes, salt, table, pv):
     key = board_key(w) ^ salt
     for depth in range(1, max_depth + 1):
         r = gomoku_attack(
-            w, atk, np.int64(depth), np.int64(threes), np.int64(0), ctx, table, pv, key, d_count, d_cell, last
+            w,
+            atk,
+            np.int64(depth),
+            np.int64(threes),
+            np.int64(0),
+            ctx,
+            table,
+            pv,
+            key,
+            d_count,
+            d_cell,
+            last,
+            np.int64(-1),
+            sc,
+            np.int64(1),
         )
         if r == 1:
             return 1, ctx[PV_LEN], ctx[NODES]
         if r < 0:
             break
+        if ctx[ROOT_FOURS] == 0 and ctx[ROOT_THREES] == 0:
+            # Nothing to try at the root: each further round would find nothing again
+            # and store its failure one depth deeper, which comes to this one store.
+            store_failed(table, key, max_depth)
+            break
     return 0, 0, ctx[NODES]
+
+
+@njit(cache=True, nogil=True)
+def gomoku_solve(s, budget, max_depth, threes, salt, table, pv, sc):
+    gomoku_scan(s, sc.ints[SCAN], sc.flags[WINS : WINS + 2], sc.ints[SCAN_COVER : SCAN_COVER + 2])
+    return gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc)
 
 
 # ---- Connect6 -------------------------------------------------------------------------
 
 
 @njit(cache=True, nogil=True)
+def window_cells(w, start, d):
+    """The (at most two) empty cells of a Connect6 window, -1 where none (as
+    `window_empties` records them)."""
+    width = w[WIDTH]
+    r0 = start // width
+    c0 = start % width
+    e0 = -1
+    e1 = -1
+    for j in range(6):
+        e = (r0 + DIR_R[d] * j) * width + c0 + DIR_C[d] * j
+        if w[BOARD + e] == 0:
+            if e0 < 0:
+                e0 = e
+            else:
+                e1 = e
+    return e0, e1
+
+
+@njit(cache=True, nogil=True)
 def _c6_win_now(w, atk, pos, pv, ctx):
-    """Complete a window the attacker can fill with the stones left this turn."""
-    cells = w[HEIGHT] * w[WIDTH]
+    """Complete a window the attacker can fill with the stones left this turn (the
+    first that `all_windows` lists)."""
     left = stones_left_in_turn(w[PLY])
-    keys = np.empty(4 * cells, dtype=np.int64)
-    e0 = np.empty(4 * cells, dtype=np.int64)
-    e1 = np.empty(4 * cells, dtype=np.int64)
-    n = all_windows(w, atk, 6 - left, keys, e0, e1)
-    if n == 0 or pos + 2 > pv.shape[0]:
+    start, d = first_window(w, atk, 6 - left)
+    if start < 0 or pos + 2 > pv.shape[0]:
         return 0
-    pv[pos] = e0[0]
+    e0, e1 = window_cells(w, start, d)
+    pv[pos] = e0
     ctx[PV_LEN] = pos + 1
-    if e1[0] >= 0:
-        pv[pos + 1] = e1[0]
+    if e1 >= 0:
+        pv[pos + 1] = e1
         ctx[PV_LEN] = pos + 2
     return 1
 
 
 @njit(cache=True, nogil=True)
-def c6_attack(w, atk, depth, pos, ctx, table, pv, key):
-    """Attacker turn in Connect6 (`atk` to move, one or two stones left this turn)."""
-    if _c6_win_now(w, atk, pos, pv, ctx) == 1:
-        return 1
+def c6_attack(w, atk, depth, pos, ctx, table, pv, key, sc, root):
+    """Attacker turn in Connect6 (`atk` to move, one or two stones left this turn).
+    Row `depth` of the scratch's window and pair arrays is this node's."""
     if depth <= 0 or pos + 8 > pv.shape[0]:
-        return 0
-    if probe_failed(table, key, depth):
-        return 0
+        return _c6_win_now(w, atk, pos, pv, ctx)
     cells = w[HEIGHT] * w[WIDTH]
     left = stones_left_in_turn(w[PLY])
-    cap = 4 * cells
-    # The defender's threats: our stones this turn must hit every one of them.
-    dkeys = np.empty(cap, dtype=np.int64)
-    de0 = np.empty(cap, dtype=np.int64)
-    de1 = np.empty(cap, dtype=np.int64)
-    nd = all_windows(w, 1 - atk, 4, dkeys, de0, de1)
-    dmark = np.zeros(cells, dtype=np.bool_)
+    # One pass over the windows: a window to fill now, the defender's threats (our stones
+    # this turn must hit every one of them), our own windows of four (only possible
+    # mid-turn), and the cells of the windows that reach four with this turn's stones.
+    dkeys = sc.level[depth, D_KEYS]
+    de0 = sc.level[depth, D_E0]
+    de1 = sc.level[depth, D_E1]
+    akeys = sc.level[depth, A_KEYS]
+    ae0 = sc.level[depth, A_E0]
+    ae1 = sc.level[depth, A_E1]
+    mark = sc.flags[MARK2]
+    mark[:cells] = False
+    start, d, nd, na0 = connect6_windows(w, atk, left, dkeys, de0, de1, akeys, ae0, ae1, mark)
+    if start >= 0:
+        e0, e1 = window_cells(w, start, d)
+        pv[pos] = e0
+        ctx[PV_LEN] = pos + 1
+        if e1 >= 0:
+            pv[pos + 1] = e1
+            ctx[PV_LEN] = pos + 2
+        return 1
+    if probe_failed(table, key, depth):
+        return 0
+    if root != 0:
+        ctx[ROOT_SEEN] = 1
+    dmark = sc.flags[MARK]
+    dmark[:cells] = False
     hd = hitting_number(de0, de1, nd, dmark)
     if hd > left:
         store_failed(table, key, depth)
         return 0
-    # Our own windows of four already on the board (only possible mid-turn).
-    akeys = np.empty(cap, dtype=np.int64)
-    ae0 = np.empty(cap, dtype=np.int64)
-    ae1 = np.empty(cap, dtype=np.int64)
-    na0 = all_windows(w, atk, 4, akeys, ae0, ae1)
-    # Stones that can make a threat lie in windows that reach four with this turn.
-    mark = np.zeros(cells, dtype=np.bool_)
-    mark_window_cells(w, atk + 1, 4 - left, 5, 6, mark)
-    cand = np.empty(cells, dtype=np.int64)
+    cand = sc.level[depth, CAND]
     nc = 0
     for c in range(cells):
         if mark[c] or dmark[c]:
             cand[nc] = c
             nc += 1
-    pa = np.empty(16, dtype=np.int64)
-    pb = np.empty(16, dtype=np.int64)
+    pa = sc.level[depth, PAIR_A]
+    pb = sc.level[depth, PAIR_B]
+    tmark = sc.flags[SEEN]  # hitting_number's marks, not read here
     dval = 2 - atk
     aborted = False
     for i in range(nc):
@@ -412,7 +635,6 @@ def c6_attack(w, atk, depth, pos, ctx, table, pv, key):
             na = windows_through(w, c1, atk, 4, akeys, ae0, ae1, na)
             if c2 >= 0:
                 na = windows_through(w, c2, atk, 4, akeys, ae0, ae1, na)
-            tmark = np.zeros(cells, dtype=np.bool_)
             ha = hitting_number(ae0, ae1, na, tmark)
             ckey = key ^ ZOBRIST[atk + 1, c1]
             if c2 >= 0:
@@ -456,6 +678,8 @@ def c6_attack(w, atk, depth, pos, ctx, table, pv, key):
                             table,
                             pv,
                             ckey ^ ZOBRIST[dval, pa[q]] ^ ZOBRIST[dval, pb[q]],
+                            sc,
+                            np.int64(0),
                         )
                     else:
                         rr = 0
@@ -484,27 +708,42 @@ def c6_attack(w, atk, depth, pos, ctx, table, pv, key):
 
 
 @njit(cache=True, nogil=True)
-def c6_solve(s, budget, max_depth, table, pv):
-    ctx = np.zeros(3, dtype=np.int64)
+def c6_solve(s, budget, max_depth, table, pv, sc):
+    check_room(s, max_depth, sc)
+    ctx = sc.ints[CTX]
+    ctx[:CTX_SLOTS] = 0
     ctx[BUDGET] = budget
     if s[WINNER] != ONGOING:
         return 0, 0, 0
-    w = s.copy()
-    atk = np.int64(w[TO_MOVE])  # int64 throughout: see gomoku_solve
+    w = sc.states[WORK]
+    w[:] = s
+    atk = np.int64(w[TO_MOVE])  # int64 throughout: see gomoku_solve_scanned
     key = board_key(w) ^ SALT_C6
     for depth in range(1, max_depth + 1):
-        r = c6_attack(w, atk, np.int64(depth), np.int64(0), ctx, table, pv, key)
+        r = c6_attack(w, atk, np.int64(depth), np.int64(0), ctx, table, pv, key, sc, np.int64(1))
         if r == 1:
             return 1, ctx[PV_LEN], ctx[NODES]
         if r < 0:
             break
+        if ctx[ROOT_SEEN] != 0 and ctx[NODES] == 0:
+            # The root was searched and tried nothing: each further round would do the
+            # same and store its failure one depth deeper, which comes to this one store.
+            store_failed(table, key, max_depth)
+            break
     return 0, 0, ctx[NODES]
+
+
+@njit(cache=True, nogil=True)
+def vcf_into(s, budget, max_depth, table, pv, sc):
+    """`vcf` in the caller's scratch (`pipeline.tactics.scratch`), made for this game
+    and at least `max_depth`."""
+    if s[KIND] == CONNECT6:
+        return c6_solve(s, budget, max_depth, table, pv, sc)
+    return gomoku_solve(s, budget, max_depth, np.int64(0), SALT_VCF, table, pv, sc)
 
 
 @njit(cache=True, nogil=True)
 def vcf(s, budget, max_depth, table, pv):
     """Prove a forcing win for the player to move: Gomoku VCF, Connect6 double-threat
     search. Returns (result, pv_len, nodes); see the module notes."""
-    if s[KIND] == CONNECT6:
-        return c6_solve(s, budget, max_depth, table, pv)
-    return gomoku_solve(s, budget, max_depth, np.int64(0), SALT_VCF, table, pv)
+    return vcf_into(s, budget, max_depth, table, pv, scratch_for(s, max_depth))

@@ -2,15 +2,19 @@
 narrows the children to its defences, and no move is ever removed that a proof does not
 refute."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.games.base import GameSpec, GameState
+from pipeline.games.kernels import legal_mask
 from pipeline.search.forced import LOSS, OPEN, TACTICS_VCF, TACTICS_VCT, WIN, tactical_verdict
 from pipeline.tactics.solve import solve_vcf
 from pipeline.tactics.table import new_table
+from pipeline.tactics.vcf import vcf
 
 pytestmark = pytest.mark.unit
 
@@ -121,3 +125,43 @@ def test_every_removed_move_loses_to_a_vcf_and_every_claim_holds(seed, stones, m
             continue
         proof = solve_vcf(after, budget=200_000)
         assert proof is not None and proof.winner == 1 - state.current_player, spec.action_name(int(a))
+
+
+@pytest.mark.parametrize(
+    "spec_text",
+    ["gomoku:8", "gomoku:9", "gomoku:15", "gomoku:9x9:k5:exact", "gomoku:15x15:k5:exact", "gomoku:9x9:renju"],
+)
+def test_the_proof_is_replayed_for_every_move_at_once_as_for_each_alone(spec_text):
+    """`proofs_surviving` (one replay for all moves) against `proof_survives` (one replay
+    per move) on every legal move of the recorded positions where the opponent has a VCF
+    if the mover passes (renju: each move is replayed alone, its forbidden cells checked)."""
+    from pipeline.search.forced import proof_survives, proofs_surviving
+    from pipeline.tactics.threats import null_move
+
+    with np.load(Path(__file__).resolve().parents[1] / "tactics" / "verdicts.npz") as f:
+        states = f[f"{spec_text}|states"]
+    checked = 0
+    for s in states:
+        if s[8] >= 0:
+            continue
+        passed = np.empty_like(s)
+        null_move(s, passed)
+        pv = np.zeros(512, dtype=np.int64)
+        found, pv_len, _ = vcf(passed, np.int64(2000), np.int64(12), new_table(12), pv)
+        if found != 1:
+            continue
+        moves = np.zeros(int(s[1] * s[2]), dtype=np.bool_)
+        legal_mask(s, moves)
+        survive = np.zeros_like(moves)
+        work = np.empty_like(s)
+        dirs, hot = np.zeros(len(moves), dtype=np.int64), np.zeros_like(moves)
+        proofs_surviving(s, pv, pv_len, moves, survive, work, dirs, hot, np.zeros(64, dtype=np.int64))
+        alone = np.array(
+            [
+                moves[a] and proof_survives(s, a, pv, pv_len, work, np.zeros(64, dtype=np.int64), np.zeros_like(moves))
+                for a in range(len(moves))
+            ]
+        )
+        assert np.array_equal(survive, alone), np.flatnonzero(survive != alone)
+        checked += 1
+    assert checked >= 5

@@ -1,0 +1,198 @@
+"""The tree's tactical verdict replayed over the leaves of real searches: where
+`expand_and_backup` spends its time with `search.tactics` on.
+
+    python -m scripts.tactics_replay collect --spec gomoku:8 --model models/pretrained/gomoku-8x8.pt \
+        --games 8 --out .tmp/leaves-8x8.npz
+    python -m scripts.tactics_replay replay .tmp/leaves-8x8.npz [--repeats 3]
+
+`collect` plays self-play games (the default self-play config, tactics vcf) and keeps every
+leaf the search expanded, in order. `replay` runs `forced.tactical_verdict` over them in
+that order with one pair of tables and one scratch kept across calls, as `BatchedMCTS`
+does, and reports
+calls/s, the verdicts, the solver's nodes, and the time of each part of the verdict."""
+
+# ruff: noqa: I001 (pipeline first: it points numba's cache at a directory keyed on the
+# solvers' source before numba is imported; numba keys its cache on each function's own
+# file, and the compiled loops here would otherwise keep stale copies of the solvers)
+from __future__ import annotations
+
+import argparse
+import time
+
+import pipeline  # noqa: F401
+import numpy as np
+from numba import njit
+
+from pipeline.games.base import GameSpec
+from pipeline.games.kernels import legal_mask
+from pipeline.games.layout import CONNECT6, GOMOKU, HEIGHT, KIND, WIDTH
+from pipeline.search.forced import LOSS, TACTICS_MODES, WIN, tactical_verdict_into
+from pipeline.tactics.scratch import scratch_for
+from pipeline.tactics.table import new_table
+from pipeline.tactics.threats import LOST, null_move, threat_defences
+from pipeline.tactics.vcf import vcf_into
+
+
+def collect(spec_text: str, model: str, games: int, out: str, seed: int, simulations: int) -> None:
+    import torch
+
+    from pipeline.nets.evaluator import NetEvaluator
+    from pipeline.players.models import load_model
+    from pipeline.search import mcts
+    from pipeline.selfplay import play
+    from pipeline.selfplay.play import SelfPlayConfig, play_games
+
+    torch.set_num_threads(1)
+    spec = GameSpec.parse(spec_text)
+    evaluator = NetEvaluator(load_model(model, spec), threads=1)
+    record: list[np.ndarray] = []
+
+    class Recording(mcts.BatchedMCTS):
+        def search(self, evaluator, *args, **kwargs):  # type: ignore[override]
+            def recorded(obs):
+                record.append(self.leaf_states[: len(obs)].copy())
+                return evaluator(obs)
+
+            return super().search(recorded, *args, **kwargs)
+
+    play.BatchedMCTS = Recording  # type: ignore[misc]
+    config = SelfPlayConfig(parallel_games=games, search=mcts.SearchConfig(simulations=simulations))
+    play_games(spec, evaluator, games, config, seed=seed)
+    states = np.concatenate(record)
+    np.savez_compressed(out, states=states, spec=spec_text)
+    print(f"{len(states)} leaves of {games} games ({spec_text}) -> {out}")
+
+
+@njit(cache=True, nogil=True)
+def run_verdicts(states, mode, budget, depth, table, null_table, pv, verdicts, actions, kept):
+    cells = states[0, HEIGHT] * states[0, WIDTH]
+    mask = np.zeros(cells, dtype=np.bool_)
+    sc = scratch_for(states[0], depth)
+    for i in range(states.shape[0]):
+        legal_mask(states[i], mask)
+        v, a = tactical_verdict_into(states[i], mask, mode, budget, depth, table, null_table, pv, sc)
+        verdicts[i] = v
+        actions[i] = a
+        kept[i] = mask.sum()
+
+
+@njit(cache=True, nogil=True)
+def run_vcf(states, budget, depth, table, pv, found, nodes):
+    sc = scratch_for(states[0], depth)
+    for i in range(states.shape[0]):
+        r, _, n = vcf_into(states[i], budget, depth, table, pv, sc)
+        found[i] = r
+        nodes[i] = n
+
+
+@njit(cache=True, nogil=True)
+def run_threats(states, need):
+    cells = states[0, HEIGHT] * states[0, WIDTH]
+    marks = np.zeros(cells, dtype=np.bool_)
+    for i in range(states.shape[0]):
+        need[i] = threat_defences(states[i], marks)
+
+
+@njit(cache=True, nogil=True)
+def run_null(states, which, budget, depth, table, pv, found, nodes):
+    passed = np.empty_like(states[0])
+    sc = scratch_for(states[0], depth)
+    for i in range(states.shape[0]):
+        if not which[i]:
+            continue
+        null_move(states[i], passed)
+        r, _, n = vcf_into(passed, budget, depth, table, pv, sc)
+        found[i] = r
+        nodes[i] = n
+
+
+def replay(path: str, mode: str, budget: int, depth: int, repeats: int) -> None:
+    data = np.load(path)
+    states = np.ascontiguousarray(data["states"])
+    m = TACTICS_MODES[mode]
+    n = len(states)
+    pv = np.zeros(512, dtype=np.int64)
+    verdicts = np.zeros(n, dtype=np.int64)
+    actions = np.zeros(n, dtype=np.int64)
+    kept = np.zeros(n, dtype=np.int64)
+    cells = int(states[0, HEIGHT] * states[0, WIDTH])
+    kind = int(states[0, KIND])
+
+    def timed(fn, *args) -> float:
+        """Best of `repeats`, each from empty tables (the 2-column arrays)."""
+        best = float("inf")
+        for _ in range(repeats):
+            fresh = [
+                np.zeros_like(a) if isinstance(a, np.ndarray) and a.ndim == 2 and a.shape[1] == 2 else a for a in args
+            ]
+            t0 = time.perf_counter()
+            fn(*fresh)
+            best = min(best, time.perf_counter() - t0)
+        return best
+
+    fn_args = (states, m, budget, depth, new_table(16), new_table(16), pv, verdicts, actions, kept)
+    run_verdicts(states[:2], *fn_args[1:7], verdicts, actions, kept)  # compile
+    t_all = timed(run_verdicts, *fn_args)
+    print(f"{path}: {n} leaves, {cells} cells, mode {mode}, budget {budget}, depth {depth}")
+    print(f"tactical_verdict: {t_all:.3f} s, {n / t_all:,.0f} calls/s, {t_all / n * 1e6:.1f} us/call")
+    win = int((verdicts == WIN).sum())
+    loss = int((verdicts == LOSS).sum())
+    narrowed = int(((verdicts == 0) & (kept < cells - states[:, 9])).sum())
+    print(f"verdicts: WIN {win}, LOSS {loss}, OPEN narrowed {narrowed}, OPEN untouched {n - win - loss - narrowed}")
+
+    found = np.zeros(n, dtype=np.int64)
+    nodes = np.zeros(n, dtype=np.int64)
+    t_vcf = timed(run_vcf, states, budget, depth, new_table(16), pv, found, nodes)
+    zero = int((nodes == 0).sum())
+    print(
+        f"  vcf (mover):      {t_vcf:.3f} s ({t_vcf / t_all:.0%}); found {int(found.sum())}; "
+        f"0 nodes {zero} ({zero / n:.0%}); nodes mean {nodes.mean():.1f}, at budget {(nodes >= budget).sum()}"
+    )
+    need = np.zeros(n, dtype=np.int64)
+    t_thr = timed(run_threats, states, need)
+    print(
+        f"  threat_defences:  {t_thr:.3f} s ({t_thr / t_all:.0%}); need 0 {(need == 0).sum()}, "
+        f"1 {(need == 1).sum()}, 2 {(need == 2).sum()}, lost {(need == LOST).sum()}"
+    )
+    if kind == GOMOKU:
+        which = (found != 1) & (need == 0)
+        nf = np.zeros(n, dtype=np.int64)
+        nn = np.zeros(n, dtype=np.int64)
+        t_null = timed(run_null, states, which, budget, depth, new_table(16), pv, nf, nn)
+        z = int((which & (nn == 0)).sum())
+        print(
+            f"  vcf (passed):     {t_null:.3f} s ({t_null / t_all:.0%}); called {int(which.sum())}, "
+            f"found {int(nf.sum())}; 0 nodes {z}; nodes mean {nn[which].mean():.1f}"
+        )
+        rest = t_all - t_vcf - t_thr - t_null
+        print(f"  refute + rest:    {rest:.3f} s ({rest / t_all:.0%})")
+    elif kind == CONNECT6:
+        rest = t_all - t_vcf - t_thr
+        print(f"  rest:             {rest:.3f} s ({rest / t_all:.0%})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("--spec", default="gomoku:8")
+    c.add_argument("--model", default="models/pretrained/gomoku-8x8.pt")
+    c.add_argument("--games", type=int, default=8)
+    c.add_argument("--simulations", type=int, default=200)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--out", default=".tmp/leaves.npz")
+    r = sub.add_parser("replay")
+    r.add_argument("path")
+    r.add_argument("--mode", default="vcf", choices=list(TACTICS_MODES))
+    r.add_argument("--budget", type=int, default=200)
+    r.add_argument("--depth", type=int, default=12)
+    r.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    if args.command == "collect":
+        collect(args.spec, args.model, args.games, args.out, args.seed, args.simulations)
+    else:
+        replay(args.path, args.mode, args.budget, args.depth, args.repeats)
+
+
+if __name__ == "__main__":
+    main()
