@@ -32,6 +32,7 @@ from pipeline.search.hex_forced import (
     hex_verdict,
 )
 from pipeline.search.rng import make_rng
+from pipeline.search.root_guard import guard_root, guarded_visits
 from pipeline.search.tree import (
     ACTION,
     FIRST,
@@ -82,6 +83,12 @@ class SearchConfig(BaseModel):
     )
     tactics_nodes: int = Field(200, ge=1, description="node budget of each solver call in the tree")
     tactics_depth: int = Field(12, ge=1, description="attacker moves a solver call looks ahead")
+    tactics_root_nodes: int = Field(
+        2000,
+        ge=0,
+        description="node budget of the root's last look: the chosen move is dropped if the opponent then has "
+        "a VCF within it, and the next is checked (pipeline.search.root_guard; 0: off)",
+    )
     hex_tactics: str = Field(
         "all",
         description="Hex connection knowledge at every expansion (pipeline.search.hex_forced): off, all, or "
@@ -299,6 +306,7 @@ def expand_and_backup(
     return n
 
 
+GUARD_TRIES = 8  # root moves the guard checks at most: past that the position is lost anyway
 UNLIMITED = 1 << 40  # the simulation target of a search bounded by time alone
 
 
@@ -413,6 +421,10 @@ class BatchedMCTS:
         # The solvers' working arrays, made once (a token one when tactics are off).
         empty = spec.new_game().array
         self.tactics_scratch = scratch_for(empty, config.tactics_depth if self.tactics != TACTICS_OFF else 0)
+        # The root guard's own table: the tree's holds failures at the tree's smaller budget.
+        self.guard_table = new_table(bits if config.tactics_root_nodes > 0 else 1)
+        self.guard_work = empty.copy()
+        self.guard_refuted = 0  # root moves the guard proved lost, over this object's life
         self.gumbel = config.root == "gumbel"
         self.schedule = RootSchedule.empty(games, spec.num_actions if self.gumbel else 0, config.gumbel)
 
@@ -584,7 +596,29 @@ class BatchedMCTS:
             finished = (tree.node_int[:, 0, VISITS] >= target) | (tree.node_int[:, 0, TERMINAL] != 0) | ~active
             if finished.all() or (deadline is not None and time.perf_counter() >= deadline):
                 break
-        return np.stack([tree.root_visits(g) for g in range(self.games)])
+        visits = np.stack([tree.root_visits(g) for g in range(self.games)])
+        if self.tactics != TACTICS_OFF and cfg.tactics_root_nodes > 0:
+            for g in np.flatnonzero(active):
+                refuted = guard_root(
+                    tree.node_int,
+                    tree.node_float,
+                    int(g),
+                    self.roots[g],
+                    self.guard_work,
+                    tree.mask,
+                    self.tactics,
+                    cfg.tactics_root_nodes,
+                    cfg.tactics_depth,
+                    self.guard_table,
+                    self.null_table,
+                    self.pv,
+                    self.tactics_scratch,
+                    GUARD_TRIES,
+                )
+                if refuted:
+                    self.guard_refuted += refuted
+                    visits[g] = guarded_visits(visits[g], tree.node_int, tree.node_float, int(g))
+        return visits
 
 
 def pick_action(visits: np.ndarray, temperature: float, rng: np.random.Generator) -> int:

@@ -17,12 +17,30 @@ pytestmark = pytest.mark.unit
 BUDGET = 2000
 
 
-def choose(state, tactics: str) -> int:
+def choose(state, tactics: str, nodes: int = BUDGET, root_nodes: int = 0) -> int:
     spec = state.spec
-    search = BatchedMCTS(spec, 1, SearchConfig(simulations=200, tactics=tactics, tactics_nodes=BUDGET))
+    config = SearchConfig(simulations=200, tactics=tactics, tactics_nodes=nodes, tactics_root_nodes=root_nodes)
+    search = BatchedMCTS(spec, 1, config)
     search.reset(0, state.array.copy())
     search.search(UniformEvaluator(spec.num_actions), noise=False)
     return search.tree.best_action(0)
+
+
+def test_the_root_guard_catches_what_a_small_tree_budget_misses():
+    """With 4 solver nodes an expansion, the tree misses threats that 2,000 find; the
+    root's last look at 2,000 nodes (`tactics_root_nodes`) drops those moves."""
+    spec = GameSpec.parse("gomoku:9")
+    positions = list(threatened_positions(spec, 40, seed=7, budget=BUDGET))
+
+    def blunders(root_nodes: int) -> int:
+        count = 0
+        for state in positions:
+            after = state.copy().apply(choose(state, "vcf", nodes=4, root_nodes=root_nodes))
+            count += not after.is_terminal and solve_vcf(after, budget=BUDGET) is not None
+        return count
+
+    assert blunders(0) >= 2
+    assert blunders(BUDGET) == 0
 
 
 @pytest.mark.parametrize("spec", ["gomoku:9", "gomoku:15x15:k5:exact", "gomoku:15x15:k5:renju"])
