@@ -57,6 +57,8 @@ def test_black_never_takes_the_double_three_that_wins_elsewhere(rules: str) -> N
     moves = {move_of(state, depth) for depth in (1, 2, 3, 4)}
     if rules == "renju":
         assert state.forbidden_reason("h8") == "double three"
+        with pytest.raises(IllegalMoveError):
+            state.copy().apply("h8")
         assert "h8" not in moves
         for move in moves:
             state.copy().apply(move)  # legal
@@ -179,5 +181,3 @@ def test_a_renju_model_is_evaluated_against_the_classical_player(tmp_path: Path)
     evaluation = Evaluation.setup(model, "classical:1", simulations=4)
     result = evaluation.play(games=2, seed=0, opening_plies=1)
     assert result.games == 2 and evaluation.as_dict()["game"] == "gomoku:9x9:k5:renju"
-    with pytest.raises(IllegalMoveError):
-        position("gomoku:15:renju", ["f8", "g8", "h6", "h7"], CORNERS).apply("h8")  # what it must not play
