@@ -1,6 +1,7 @@
 """The classical player: alpha-beta over a pattern evaluation to a fixed depth
 (`pipeline.search.alphabeta`), nothing learned. It is the yardstick that plays Gomoku
-(freestyle or exact) and Connect6 at a strength set by one number, `classical:DEPTH`."""
+(freestyle, exact or renju: black never plays a forbidden move) and Connect6 at a strength
+set by one number, `classical:DEPTH`."""
 
 from __future__ import annotations
 
@@ -19,10 +20,6 @@ GAMES = ("gomoku", "connect6")  # the games it plays (any board and rules of the
 def check_game(spec: GameSpec) -> None:
     if spec.game not in GAMES:
         raise ValueError(f"{PLAYS}; not {spec.game}")
-    if spec.rules == "renju":
-        # Its search knows neither black's forbidden moves nor the colours' different fives:
-        # it would play illegal moves, so it refuses rather than play another game.
-        raise ValueError("classical players do not play renju (black's forbidden moves): gomoku freestyle or exact")
 
 
 class ClassicalPlayer:

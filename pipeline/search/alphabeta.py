@@ -1,4 +1,4 @@
-"""Classical alpha-beta for the k-in-a-row games (Gomoku freestyle or exact, Connect6):
+"""Classical alpha-beta for the k-in-a-row games (Gomoku freestyle, exact or renju, Connect6):
 negamax with iterative deepening, a transposition table and move ordering over a pattern
 evaluation. Nothing is learned; it is the fixed yardstick that plays the game.
 
@@ -18,6 +18,17 @@ sees: can the mover win with the stones of this turn (then it has won), and can 
 opponent win next turn (then the only moves are the cells that stop it, and a position
 where no stone can stop it is lost). Forced blocks are searched past the depth limit (a
 quiescence of threats), so the horizon never hides a four or a Connect6 window of four.
+
+Renju: black is scored and wins as under exact rules (a window next to a black stone is
+dead for black: it would make an overline), white as under freestyle. Black never plays a
+forbidden cell, at the root or in the tree: its move lists (candidates, blocks, fours) are
+filtered with the rules' own kernel (`pipeline.games.renju.forbidden_on`, run on the
+search's board, which has the same encoding), and a white winning cell black may not
+block is a lost position for black, as the tactics say. A black four's completing cell
+makes exactly five or an overline: the five is never forbidden, the overline is the dead
+window, so the evaluation's black fours are real. What it does not do: a black three
+whose every way to a four is forbidden still counts as a three in the evaluation (the
+search sees it at the next black node, where the forbidden cells are not generated).
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ from numba import njit
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
 from pipeline.games.layout import BOARD, CONNECT6, GOMOKU
+from pipeline.games.renju import NOT_FORBIDDEN, forbidden_on, no_touch
 
 MAX_PLY = 96  # deepest ply from the root, extensions included (rows of the move buffers)
 WIN = 1 << 40  # a won position, minus the plies to reach it (faster wins are better)
@@ -46,8 +58,8 @@ EXACT_BOUND, LOWER_BOUND, UPPER_BOUND = 0, 1, 2
 MAX_EXPONENT = 7  # weights stop growing here: long k on big boards must not overflow
 TEMPO = 8  # the side to place the next stones: its chances count (16 + TEMPO) / 16
 
-# cfg fields
-C_H, C_W, C_K, C_EXACT, C_KIND, C_NWIN, C_CELLS = 0, 1, 2, 3, 4, 5, 6
+# cfg fields (C_RENJU: black exact and restricted, white freestyle; C_EXACT is then 0)
+C_H, C_W, C_K, C_EXACT, C_KIND, C_NWIN, C_CELLS, C_RENJU = 0, 1, 2, 3, 4, 5, 6, 7
 # st fields (the mutable scalars of a position and a search)
 S_STONES, S_SUM0, S_SUM1, S_NODES, S_LIMIT, S_ABORT = 0, 1, 2, 3, 4, 5
 # frame fields: one node of the search stack per ply
@@ -61,7 +73,7 @@ PLAYS = "classical players play the k-in-a-row games: gomoku, connect6"
 class Geometry(NamedTuple):
     """What depends on the board and rules only: the windows and which cells they touch."""
 
-    cfg: np.ndarray  # int64 [7]: height, width, k, exact, kind, windows, cells
+    cfg: np.ndarray  # int64 [8]: height, width, k, exact, kind, windows, cells, renju
     wcells: np.ndarray  # int32 [windows, k]: the window's cells
     wflank: np.ndarray  # int32 [windows, 2]: the cells just before and after it (-1: off the board)
     cwins: np.ndarray  # int32 [cells, 4k + 8]: windows through the cell, then windows it flanks
@@ -102,7 +114,7 @@ class Table(NamedTuple):
 # ---- building ---------------------------------------------------------------------------
 
 
-def make_geometry(height: int, width: int, k: int, exact: bool, kind: int) -> Geometry:
+def make_geometry(height: int, width: int, k: int, exact: bool, kind: int, renju: bool = False) -> Geometry:
     """The windows of a `height` x `width` board for k in a row, and their cell indices."""
     wcells: list[list[int]] = []
     wflank: list[tuple[int, int]] = []
@@ -146,7 +158,7 @@ def make_geometry(height: int, width: int, k: int, exact: bool, kind: int) -> Ge
     for n in range(1, k + 1):
         weights[n] = 8 ** min(n - 1, MAX_EXPONENT)
     zobrist = np.random.default_rng(0x5EED).integers(0, 2**64 - 1, size=(cells, 2), dtype=np.uint64, endpoint=True)
-    cfg = np.array([height, width, k, int(exact), kind, len(wcells), cells], dtype=np.int64)
+    cfg = np.array([height, width, k, int(exact), kind, len(wcells), cells, int(renju)], dtype=np.int64)
     return Geometry(
         cfg,
         np.array(wcells, dtype=np.int32).reshape(len(wcells), k),
@@ -202,9 +214,10 @@ def make_table() -> Table:
 
 @njit(cache=True, nogil=True)
 def dead(geo, pos, w, who):
-    """Under exact rules a window next to the side's own stone cannot make exactly k for
-    it: filling it makes an overline."""
-    if geo.cfg[C_EXACT] == 0:
+    """Under exact rules (renju: for black) a window next to the side's own stone cannot
+    make exactly k for it: filling it makes an overline."""
+    # Written out, not a helper: a helper call here made the whole search 25x slower.
+    if geo.cfg[C_EXACT] == 0 and (geo.cfg[C_RENJU] == 0 or who != 0):
         return False
     own = who + 1
     for i in range(2):
@@ -225,7 +238,7 @@ def contribution(geo, pos, w, who):
 def accumulate(geo, pos, cell, sign):
     """Add (sign 1) or remove (sign -1) the pattern worth of the windows a stone on `cell`
     changes, for both sides."""
-    n = geo.nall[cell] if geo.cfg[C_EXACT] != 0 else geo.ncont[cell]
+    n = geo.nall[cell] if geo.cfg[C_EXACT] != 0 or geo.cfg[C_RENJU] != 0 else geo.ncont[cell]
     for i in range(n):
         w = geo.cwins[cell, i]
         pos.st[S_SUM0] += sign * contribution(geo, pos, w, 0)
@@ -325,9 +338,10 @@ def run_length(geo, pos, cell, own, dr, dc):
 
 @njit(cache=True, nogil=True)
 def makes_line(geo, pos, cell, who):
-    """Would `who`'s stone on `cell` win: k in a row (exactly k under exact rules)."""
+    """Would `who`'s stone on `cell` win: k in a row (exactly k under exact rules, and for
+    black under renju)."""
     k = geo.cfg[C_K]
-    exact = geo.cfg[C_EXACT] != 0
+    exact = geo.cfg[C_EXACT] != 0 or (geo.cfg[C_RENJU] != 0 and who == 0)
     for d in range(4):
         n = run_length(geo, pos, cell, who + 1, DIRS[d][0], DIRS[d][1])
         if n == k or (n > k and not exact):
@@ -359,7 +373,7 @@ def gomoku_wins(geo, pos, who, buf):
         for i in range(k):
             x = geo.wcells[w, i]
             if pos.board[x] == 0:
-                if geo.cfg[C_EXACT] == 0 or makes_line(geo, pos, x, who):
+                if (geo.cfg[C_EXACT] == 0 and (geo.cfg[C_RENJU] == 0 or who != 0)) or makes_line(geo, pos, x, who):
                     n = add_unique(buf, n, x)
                 break
     return n
@@ -423,13 +437,38 @@ def has_win(geo, pos, me, left, buf):
 
 
 @njit(cache=True, nogil=True)
+def forbidden(geo, pos, cell):
+    """Renju: is the empty `cell` forbidden to black? The rules' kernel, on the search's
+    board (0/1/2 like the state's; it tries stones there and takes them back), behind its
+    cheap pre-check, so most cells cost a count of the black stones near them."""
+    return forbidden_on(pos.board, geo.cfg[C_H], geo.cfg[C_W], cell, no_touch()) != NOT_FORBIDDEN
+
+
+@njit(cache=True, nogil=True)
+def drop_forbidden(geo, pos, me, buf, n):
+    """Keep, in order, the first `n` cells of `buf` that `me` may play; how many."""
+    if geo.cfg[C_RENJU] == 0 or me != 0:
+        return n  # only black under renju has forbidden moves
+    m = 0
+    for i in range(n):
+        x = buf[i]
+        if not forbidden(geo, pos, x):
+            buf[m] = x
+            m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
 def forced_moves(geo, pos, me, left, buf):
     """(blocks, lost): the cells that stop the opponent winning next turn, written to
     `buf`, and whether the position is lost whatever the mover does (Gomoku: two or more
-    winning cells; Connect6: no cell in every threat window with one stone left)."""
+    winning cells, or under renju black's one block forbidden; Connect6: no cell in every
+    threat window with one stone left)."""
     if geo.cfg[C_KIND] == CONNECT6:
         return connect6_threats(geo, pos, me, left, buf)
     n = gomoku_wins(geo, pos, 1 - me, buf)
+    if n == 1 and geo.cfg[C_RENJU] != 0 and me == 0 and forbidden(geo, pos, buf[0]):
+        return 0, True  # renju: a forbidden cell is no defence for black
     return n, n >= 2
 
 
@@ -468,6 +507,16 @@ def candidates(geo, pos, buf):
     n = 0
     for x in range(cells):
         if pos.board[x] == 0 and pos.near[x] > 0:
+            buf[n] = x
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def empty_cells(geo, pos, buf):
+    n = 0
+    for x in range(geo.cfg[C_CELLS]):
+        if pos.board[x] == 0:
             buf[n] = x
             n += 1
     return n
@@ -580,7 +629,7 @@ def enter(geo, pos, tt, ply):
         floor = evaluate(geo, pos, me, left)
         if floor >= beta or depth <= -QUIET_FOURS or geo.cfg[C_KIND] != GOMOKU:
             return floor, True
-        n = four_moves(geo, pos, me, row)
+        n = drop_forbidden(geo, pos, me, row, four_moves(geo, pos, me, row))
         if n == 0:
             return floor, True
         if floor > alpha:
@@ -603,7 +652,10 @@ def enter(geo, pos, tt, ply):
         # A single block costs no depth: a sequence of fours is searched to its end.
         child_depth = depth if (n == 1 and geo.cfg[C_KIND] == GOMOKU) else depth - 1
     else:
-        n = candidates(geo, pos, row)
+        # Renju: black's forbidden cells are not moves. Should every candidate be
+        # forbidden, the node counts as a draw below (a cell farther away is rarely legal
+        # and never good).
+        n = drop_forbidden(geo, pos, me, row, candidates(geo, pos, row))
         breadth = min(n, BREADTH)
         child_depth = depth - 1
     if n == 0:
@@ -727,8 +779,11 @@ def root_moves(geo, pos, out):
         out[0] = row[0]
         return 1, True
     n, _ = forced_moves(geo, pos, me, left, row)
+    n = drop_forbidden(geo, pos, me, row, n)
     if n == 0:
-        n = candidates(geo, pos, row)
+        n = drop_forbidden(geo, pos, me, row, candidates(geo, pos, row))
+    if n == 0:
+        n = drop_forbidden(geo, pos, me, row, empty_cells(geo, pos, row))  # renju: legal cells far away
     score_moves(geo, pos, 0, n, me, -1)
     for i in range(n):
         out[i] = pick_next(pos, 0, i, n)
@@ -796,12 +851,12 @@ class AlphaBeta:
     def __init__(self, seed: int = 0, table: Table | None = None):
         self.rng = np.random.default_rng(seed)
         self.table = make_table() if table is None else table  # cleared at every search
-        self._geometry: dict[tuple[int, int, int, bool, int], Geometry] = {}
+        self._geometry: dict[tuple[int, int, int, bool, int, bool], Geometry] = {}
 
     def geometry(self, spec: GameSpec) -> Geometry:
-        if spec.game not in ("gomoku", "connect6") or spec.rules == "renju":
-            raise ValueError(f"{PLAYS}, freestyle or exact (not renju)")
-        key = (spec.height, spec.width, spec.k, spec.rules == "exact", spec.kind)
+        if spec.game not in ("gomoku", "connect6"):
+            raise ValueError(PLAYS)
+        key = (spec.height, spec.width, spec.k, spec.rules == "exact", spec.kind, spec.rules == "renju")
         if key not in self._geometry:
             self._geometry[key] = make_geometry(*key)
         return self._geometry[key]

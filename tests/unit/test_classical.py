@@ -1,5 +1,6 @@
 """The classical alpha-beta player: the tactics every classical engine has, under
-freestyle and exact rules and in Connect6, and its place among the players."""
+freestyle and exact rules and in Connect6, and its place among the players (renju:
+`test_classical_renju.py`)."""
 
 import numpy as np
 import pytest
@@ -140,9 +141,3 @@ def test_refuses_hex_and_bad_depths() -> None:
     for text in ("classical:0", "classical:9", "classical:x", "classical:", "classical:-1"):
         with pytest.raises(ValueError, match="depth"):
             make_player(text, GameSpec.parse("gomoku:9"))
-
-
-def test_the_classical_player_refuses_renju():
-    """Its search knows nothing of black's forbidden moves: a clear error, not illegal play."""
-    with pytest.raises(ValueError, match="classical players do not play renju"):
-        make_player("classical:2", GameSpec.parse("gomoku:renju"))

@@ -279,6 +279,26 @@ def test_the_web_app_plays_renju_and_marks_black_s_forbidden_cells(models):
     assert free["spec"]["rules"] == "freestyle" and free["history"][-1] == "g9"
 
 
+def test_the_classical_player_plays_black_under_renju_around_its_forbidden_cell(models):
+    """The web app's classical opponents play renju: as black, where g9 makes a double
+    three (RENJU_MOVES' black stones, white's in the corners), it plays another move; under
+    freestyle it plays g9."""
+    moves = ["g11", "a1", "g10", "o1", "e9", "a15", "f9", "o15"]
+    client = TestClient(create_app([models]))
+    for rules, expected in (("renju", False), ("freestyle", True)):
+        body = {"game": "gomoku", "size": 15, "rules": rules, "human": "both", "opponent": "pure"}
+        setup = client.post("/api/games", json=body).json()["id"]
+        for move in moves:
+            assert client.post(f"/api/games/{setup}/move", json={"move": move}).status_code == 200
+        sgf = client.get(f"/api/games/{setup}/export?format=sgf").text
+        r = client.post(
+            "/api/games/import", json={"format": "sgf", "text": sgf, "human": "second", "opponent": "classical:2"}
+        )
+        assert r.status_code == 200, r.text
+        g = client.post(f"/api/games/{r.json()['id']}/ai").json()
+        assert len(g["history"]) == len(moves) + 1 and (g["history"][-1] == "g9") == expected
+
+
 def test_the_terminal_marks_and_refuses_black_s_forbidden_cells():
     from rich.console import Console
 
