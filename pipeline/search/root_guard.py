@@ -5,10 +5,11 @@ Inside the tree every expansion asks the threat solvers with a small budget
 need more: of 1,000 threatened positions, the misses at 200 nodes all needed 244-493
 (RESULTS.md, 2026-11-24, no-blunder). The root is one position a move, so it can afford a
 larger budget (`search.tactics_root_nodes`): after the simulations, the most visited move
-is played on a copy of the root and the opponent's solver runs there; a move after which
+is played on a copy of the root and the opponent's solver runs there. A move after which
 the opponent has a VCF is proven lost (the tree's MCTS-Solver marks it, so `best_action`
-avoids it and the visits handed to training drop it), and the next most visited is
-checked, up to `tries` moves. A proven win is never second-guessed, and when every move
+avoids it and the visits handed to training drop it); the root's verdict at that budget
+then proves lost every move the opponent's proofs refute, and the next most visited move
+is checked, up to `tries` moves. A proven win is never second-guessed, and when every move
 tried loses the counts stand (the position is lost whatever is played).
 
 Every claim rests on a proof, as in the tree (`pipeline.search.forced`), so a budget that
@@ -19,21 +20,32 @@ from numba import njit
 
 from pipeline.games.kernels import apply_unchecked, legal_mask
 from pipeline.games.layout import WINNER
-from pipeline.search.forced import WIN, tactical_verdict_into
+from pipeline.search.forced import LOSS, OPEN, WIN, tactical_verdict_into
 from pipeline.search.tree import ACTION, COUNT, FIRST, SOLVED_WIN, TERM_VALUE, TERMINAL, VISITS
+
+
+@njit(cache=True, nogil=True)
+def refute_child(node_int, node_float, g, j):
+    """Root child j is lost for the root's player, who moved into it."""
+    node_int[g, j, TERMINAL] = 1
+    node_float[g, j, TERM_VALUE] = -SOLVED_WIN
 
 
 @njit(cache=True, nogil=True)
 def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_depth, table, null_table, pv, sc, tries):
     """Check game g's most visited root moves in turn (at most `tries`) until one leaves the
     opponent without a win found within `budget` nodes; mark each refuted one a proven loss.
-    Returns how many were refuted. `root` is the root's state, `work` a state-sized buffer,
-    `mask` a cell mask, the rest as `forced.tactical_verdict_into`."""
+    The first refuted move means the opponent threatens: the root's own verdict at the
+    same budget then narrows the moves to those its proofs leave standing, as an expansion
+    does (`forced.tactical_verdict_into`), and every other child is proven lost at once.
+    Returns how many children were proven lost. `root` is the root's state, `work` a
+    state-sized buffer, `mask` a cell mask, the rest as `forced.tactical_verdict_into`."""
     first = node_int[g, 0, FIRST]
     count = node_int[g, 0, COUNT]
     if first < 0 or node_int[g, 0, TERMINAL] != 0:
         return 0
     refuted = 0
+    narrowed = False
     for _ in range(tries):
         best = -1
         for j in range(first, first + count):
@@ -53,9 +65,26 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
         verdict, _ = tactical_verdict_into(work, mask, mode, budget, max_depth, table, null_table, pv, sc)
         if verdict != WIN:
             return refuted
-        node_int[g, best, TERMINAL] = 1
-        node_float[g, best, TERM_VALUE] = -SOLVED_WIN  # for the root's player, who moved into it
+        refute_child(node_int, node_float, g, best)
         refuted += 1
+        if not narrowed:
+            narrowed = True
+            work[:] = root
+            legal_mask(work, mask)
+            verdict, win = tactical_verdict_into(work, mask, mode, budget, max_depth, table, null_table, pv, sc)
+            if verdict == WIN:  # our own proof, too long for the tree's budget: play it
+                for j in range(first, first + count):
+                    if node_int[g, j, ACTION] == win:
+                        node_int[g, j, TERMINAL] = 1
+                        node_float[g, j, TERM_VALUE] = SOLVED_WIN
+                return refuted
+            if verdict == LOSS:
+                return refuted  # every move loses: the counts stand
+            if verdict == OPEN:
+                for j in range(first, first + count):
+                    if node_int[g, j, TERMINAL] == 0 and not mask[node_int[g, j, ACTION]]:
+                        refute_child(node_int, node_float, g, j)
+                        refuted += 1
     return refuted
 
 
