@@ -598,27 +598,33 @@ class BatchedMCTS:
                 break
         visits = np.stack([tree.root_visits(g) for g in range(self.games)])
         if self.tactics != TACTICS_OFF and cfg.tactics_root_nodes > 0:
-            for g in np.flatnonzero(active):
-                refuted = guard_root(
-                    tree.node_int,
-                    tree.node_float,
-                    int(g),
-                    self.roots[g],
-                    self.guard_work,
-                    tree.mask,
-                    self.tactics,
-                    cfg.tactics_root_nodes,
-                    cfg.tactics_depth,
-                    self.guard_table,
-                    self.null_table,
-                    self.pv,
-                    self.tactics_scratch,
-                    GUARD_TRIES,
-                )
-                if refuted:
-                    self.guard_refuted += refuted
-                    visits[g] = guarded_visits(visits[g], tree.node_int, tree.node_float, int(g))
+            self._guard_roots(active, visits)
         return visits
+
+    def _guard_roots(self, active: np.ndarray, visits: np.ndarray) -> None:
+        """The root guard (`pipeline.search.root_guard`) for every active game; the visits
+        of the moves it proves lost are dropped in place."""
+        cfg, tree = self.config, self.tree
+        for g in np.flatnonzero(active):
+            refuted = guard_root(
+                tree.node_int,
+                tree.node_float,
+                int(g),
+                self.roots[g],
+                self.guard_work,
+                tree.mask,
+                self.tactics,
+                cfg.tactics_root_nodes,
+                cfg.tactics_depth,
+                self.guard_table,
+                self.null_table,
+                self.pv,
+                self.tactics_scratch,
+                GUARD_TRIES,
+            )
+            if refuted:
+                self.guard_refuted += refuted
+                visits[g] = guarded_visits(visits[g], tree.node_int, tree.node_float, int(g))
 
 
 def pick_action(visits: np.ndarray, temperature: float, rng: np.random.Generator) -> int:

@@ -21,7 +21,7 @@ from numba import njit
 from pipeline.games.kernels import apply_unchecked, legal_mask
 from pipeline.games.layout import WINNER
 from pipeline.search.forced import LOSS, OPEN, WIN, tactical_verdict_into
-from pipeline.search.tree import ACTION, COUNT, FIRST, SOLVED_WIN, TERM_VALUE, TERMINAL, VISITS
+from pipeline.search.tree import ACTION, COUNT, FIRST, PRIOR, SOLVED_WIN, TERM_VALUE, TERMINAL, VISITS
 
 
 @njit(cache=True, nogil=True)
@@ -53,9 +53,18 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
                 if node_float[g, j, TERM_VALUE] > 0:
                     return refuted  # a proven win is taken whatever the counts say
                 continue
-            if best < 0 or node_int[g, j, VISITS] > node_int[g, best, VISITS]:
+            # `Tree.best_action`'s order: visits, then prior (an unvisited move can be the
+            # choice when every visited one is proven lost).
+            if (
+                best < 0
+                or node_int[g, j, VISITS] > node_int[g, best, VISITS]
+                or (
+                    node_int[g, j, VISITS] == node_int[g, best, VISITS]
+                    and node_float[g, j, PRIOR] > node_float[g, best, PRIOR]
+                )
+            ):
                 best = j
-        if best < 0 or node_int[g, best, VISITS] == 0:
+        if best < 0:
             return refuted
         work[:] = root
         apply_unchecked(work, node_int[g, best, ACTION])
@@ -89,15 +98,24 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
 
 
 def guarded_visits(visits: np.ndarray, node_int: np.ndarray, node_float: np.ndarray, g: int) -> np.ndarray:
-    """Game g's root visit counts [A] without the moves proven lost, unless every visited
-    move is (then the counts stand: a training target needs some move)."""
+    """Game g's root visit counts [A] without the moves proven lost. When every visited
+    move is lost, the move `Tree.best_action` then takes (an open one the search never
+    visited, which the guard let through) gets one visit; when every move is lost, the
+    counts stand (a training target needs some move)."""
     first, count = node_int[g, 0, FIRST], node_int[g, 0, COUNT]
     if first < 0:
         return visits
     kids = slice(first, first + count)
-    lost = (node_int[g, kids, TERMINAL] != 0) & (node_float[g, kids, TERM_VALUE] < 0)
+    terminal = node_int[g, kids, TERMINAL] != 0
+    lost = terminal & (node_float[g, kids, TERM_VALUE] < 0)
     if not lost.any():
         return visits
     out = visits.copy()
-    out[node_int[g, kids, ACTION][lost]] = 0
-    return out if out.sum() > 0 else visits
+    actions = node_int[g, kids, ACTION]
+    out[actions[lost]] = 0
+    if out.sum() == 0:
+        if lost.all():
+            return visits
+        score = np.where(terminal, -np.inf, node_float[g, kids, PRIOR])  # best_action's order among unvisited
+        out[actions[int(np.argmax(score))]] = 1
+    return out

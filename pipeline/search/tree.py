@@ -115,7 +115,9 @@ class Tree:
         visits = self.node_int[g, kids, VISITS].astype(np.float64)
         proven = self.node_int[g, kids, TERMINAL] != 0
         value = self.node_float[g, kids, TERM_VALUE]
-        score = visits.copy()
+        # Equal counts go to the higher prior: when every visited move is proven lost, the
+        # choice is an unvisited one, the one the root guard checks first.
+        score = visits + 1e-6 * self.node_float[g, kids, PRIOR]
         wins = proven & (value > 0)
         score[wins] = 1e12 * value[wins] + visits[wins]  # the fastest proven win (see select_child)
         if not (proven & (value < 0)).all():

@@ -103,3 +103,24 @@ def test_a_four_is_a_refutable_threat_by_its_block():
     for drawn in positions:
         need, cells = threat_defences(drawn)
         assert need == 1 and solve_vcf(drawn.copy().apply(int(cells[0])), budget=BUDGET) is None
+
+
+def test_the_root_guard_checks_an_unvisited_move_when_every_visited_one_is_lost():
+    """Found by `scripts/no_blunder.py` with the shipped net: the tree proved all five
+    visited defences lost, and the most visited rule then fell to c13, never visited,
+    after which white has a VCF in 3. The guard checks the moves in `best_action`'s order,
+    visited or not."""
+    from pathlib import Path
+
+    from pipeline.players.factory import make_player
+
+    spec = GameSpec.parse("gomoku:15")
+    state = spec.new_game()
+    for name in "h6 h9 e9 k11 k6 g6 e11 e5 i10 g5 f10 g10 f9 i5 j5 g7".split():
+        state.apply(name)
+    model = Path(__file__).parents[2] / "models" / "pretrained" / "gomoku-15x15.pt"
+    player = make_player(str(model), spec, SearchConfig(simulations=200))
+    thought = player.think(state)
+    after = state.copy().apply(thought.action)
+    assert solve_vcf(after, budget=BUDGET) is None
+    assert thought.visits[thought.action] > 0  # the training target names the move played
