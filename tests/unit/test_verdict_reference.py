@@ -194,7 +194,10 @@ def selfplay_digest(spec_text: str) -> str:
 
     games, slots, simulations = SELFPLAY[spec_text]
     spec = GameSpec.parse(spec_text)
-    config = SelfPlayConfig(parallel_games=slots, search=SearchConfig(simulations=simulations, tactics="vcf"))
+    # The games pin the tree's verdict, recorded before the root guard existed (which, at
+    # its default, changes a move where the tree missed a threat): off here, when there is one.
+    guard = {"tactics_root_nodes": 0} if "tactics_root_nodes" in SearchConfig.model_fields else {}
+    config = SelfPlayConfig(parallel_games=slots, search=SearchConfig(simulations=simulations, tactics="vcf", **guard))
     positions, stats = play_games(spec, HashEvaluator(spec), games, config, seed=3)
     counts = np.array([stats.positions, stats.first_player_wins, stats.second_player_wins, stats.simulations])
     return _digest(positions.obs, positions.pi, positions.z, positions.ply, counts)
