@@ -34,7 +34,8 @@ def main() -> None:
     torch.set_num_threads(1)
     spec = GameSpec.parse(args.spec)
     search = SearchConfig(simulations=args.simulations)
-    black, white = make_player(args.model, spec, search, name="black"), make_player(args.model, spec, search, name="white")
+    black = make_player(args.model, spec, search, name="black")
+    white = make_player(args.model, spec, search, name="white")
     rng = np.random.default_rng(args.seed)
     firsts = [spec.parse_action(c) for c in args.cells]
     seconds = []

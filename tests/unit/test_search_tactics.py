@@ -116,7 +116,7 @@ def test_the_root_guard_checks_an_unvisited_move_when_every_visited_one_is_lost(
 
     spec = GameSpec.parse("gomoku:15")
     state = spec.new_game()
-    for name in "h6 h9 e9 k11 k6 g6 e11 e5 i10 g5 f10 g10 f9 i5 j5 g7".split():
+    for name in ["h6", "h9", "e9", "k11", "k6", "g6", "e11", "e5", "i10", "g5", "f10", "g10", "f9", "i5", "j5", "g7"]:
         state.apply(name)
     model = Path(__file__).parents[2] / "models" / "pretrained" / "gomoku-15x15.pt"
     player = make_player(str(model), spec, SearchConfig(simulations=200))
