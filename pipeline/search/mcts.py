@@ -421,10 +421,10 @@ class BatchedMCTS:
         # The solvers' working arrays, made once (a token one when tactics are off).
         empty = spec.new_game().array
         self.tactics_scratch = scratch_for(empty, config.tactics_depth if self.tactics != TACTICS_OFF else 0)
-        # The root guard's own table: the tree's holds failures at the tree's smaller budget.
+        # The root guard's own table, so that the tree's tables (and so its verdicts) are
+        # what the tree alone would leave: the pinned and recorded verdicts stay valid.
         self.guard_table = new_table(bits if config.tactics_root_nodes > 0 else 1)
         self.guard_work = empty.copy()
-        self.guard_refuted = 0  # root moves the guard proved lost, over this object's life
         self.gumbel = config.root == "gumbel"
         self.schedule = RootSchedule.empty(games, spec.num_actions if self.gumbel else 0, config.gumbel)
 
@@ -623,8 +623,7 @@ class BatchedMCTS:
                 GUARD_TRIES,
             )
             if refuted:
-                self.guard_refuted += refuted
-                visits[g] = guarded_visits(visits[g], tree.node_int, tree.node_float, int(g))
+                visits[g] = guarded_visits(visits[g], tree, int(g))
 
 
 def pick_action(visits: np.ndarray, temperature: float, rng: np.random.Generator) -> int:

@@ -21,14 +21,18 @@ from numba import njit
 from pipeline.games.kernels import apply_unchecked, legal_mask
 from pipeline.games.layout import WINNER
 from pipeline.search.forced import LOSS, OPEN, WIN, tactical_verdict_into
-from pipeline.search.tree import ACTION, COUNT, FIRST, PRIOR, SOLVED_WIN, TERM_VALUE, TERMINAL, VISITS
-
-
-@njit(cache=True, nogil=True)
-def refute_child(node_int, node_float, g, j):
-    """Root child j is lost for the root's player, who moved into it."""
-    node_int[g, j, TERMINAL] = 1
-    node_float[g, j, TERM_VALUE] = -SOLVED_WIN
+from pipeline.search.tree import (
+    ACTION,
+    COUNT,
+    FIRST,
+    PRIOR,
+    SOLVED_WIN,
+    TERM_VALUE,
+    TERMINAL,
+    VISITS,
+    Tree,
+    prove_move,
+)
 
 
 @njit(cache=True, nogil=True)
@@ -74,7 +78,8 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
         verdict, _ = tactical_verdict_into(work, mask, mode, budget, max_depth, table, null_table, pv, sc)
         if verdict != WIN:
             return refuted
-        refute_child(node_int, node_float, g, best)
+        # Lost for the root's player, who moves into it (the root itself stays open).
+        prove_move(node_int, node_float, g, 0, node_int[g, best, ACTION], -SOLVED_WIN, False)
         refuted += 1
         if not narrowed:
             narrowed = True
@@ -82,40 +87,31 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
             legal_mask(work, mask)
             verdict, win = tactical_verdict_into(work, mask, mode, budget, max_depth, table, null_table, pv, sc)
             if verdict == WIN:  # our own proof, too long for the tree's budget: play it
-                for j in range(first, first + count):
-                    if node_int[g, j, ACTION] == win:
-                        node_int[g, j, TERMINAL] = 1
-                        node_float[g, j, TERM_VALUE] = SOLVED_WIN
+                prove_move(node_int, node_float, g, 0, win, SOLVED_WIN, False)
                 return refuted
             if verdict == LOSS:
                 return refuted  # every move loses: the counts stand
             if verdict == OPEN:
                 for j in range(first, first + count):
                     if node_int[g, j, TERMINAL] == 0 and not mask[node_int[g, j, ACTION]]:
-                        refute_child(node_int, node_float, g, j)
+                        prove_move(node_int, node_float, g, 0, node_int[g, j, ACTION], -SOLVED_WIN, False)
                         refuted += 1
     return refuted
 
 
-def guarded_visits(visits: np.ndarray, node_int: np.ndarray, node_float: np.ndarray, g: int) -> np.ndarray:
+def guarded_visits(visits: np.ndarray, tree: Tree, g: int) -> np.ndarray:
     """Game g's root visit counts [A] without the moves proven lost. When every visited
     move is lost, the move `Tree.best_action` then takes (an open one the search never
     visited, which the guard let through) gets one visit; when every move is lost, the
     counts stand (a training target needs some move)."""
-    first, count = node_int[g, 0, FIRST], node_int[g, 0, COUNT]
-    if first < 0:
-        return visits
-    kids = slice(first, first + count)
-    terminal = node_int[g, kids, TERMINAL] != 0
-    lost = terminal & (node_float[g, kids, TERM_VALUE] < 0)
+    kids = tree.root_children(g)
+    lost = (tree.node_int[g, kids, TERMINAL] != 0) & (tree.node_float[g, kids, TERM_VALUE] < 0)
     if not lost.any():
         return visits
     out = visits.copy()
-    actions = node_int[g, kids, ACTION]
-    out[actions[lost]] = 0
+    out[tree.node_int[g, kids, ACTION][lost]] = 0
     if out.sum() == 0:
         if lost.all():
             return visits
-        score = np.where(terminal, -np.inf, node_float[g, kids, PRIOR])  # best_action's order among unvisited
-        out[actions[int(np.argmax(score))]] = 1
+        out[tree.best_action(g)] = 1
     return out

@@ -221,7 +221,8 @@ class SelfPlayRun:
     def step(self) -> None:
         """One search for every game in flight, then one move (or a resignation) each."""
         active = np.array([game is not None for game in self.slots])
-        opening = np.array([game is not None and game.state.ply < self.config.full_search_plies for game in self.slots])
+        plies = self.config.full_search_plies
+        opening = np.array([g is not None and g.state.ply < plies for g in self.slots]) if plies else None
         full, budget = playout_cap(self.config, self.extra_rng, len(self.slots), opening)
         visits = self.search.search(self.evaluator, active=active, noise=full, simulations=budget)
         for slot in np.flatnonzero(active):
