@@ -22,6 +22,8 @@ DEFAULT_SIDE: dict[str, int] = {"gomoku": 9, "connect6": 10, "hex": 7}
 # The six neighbours of a Hex cell (r, c) on the rhombus, as (dr, dc).
 HEX_NEIGHBOURS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
 LINE_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+# SGF's GM numbers: 4 for the k-in-a-row games (Gomoku's), 11 for Hex.
+SGF_GAME: dict[str, int] = {"gomoku": 4, "connect6": 4, "hex": 11}
 
 
 def geometry(spec: GameSpec) -> Geometry:
@@ -149,13 +151,11 @@ def rules_label(spec: GameSpec) -> str:
 
 
 def sgf_header(spec: GameSpec) -> str:
-    """The SGF root properties that name the game: GM (4 for the k-in-a-row games, 11 for
-    Hex), SZ, and RU where the rules vary (Gomoku's freestyle, exact or renju)."""
+    """The SGF root properties that name the game: GM (`SGF_GAME`), SZ, and RU where the
+    rules vary (Gomoku's freestyle, exact or renju)."""
     size = f"{spec.width}" if spec.width == spec.height else f"{spec.width}:{spec.height}"
-    if spec.kind == HEX:
-        return f"GM[11]SZ[{size}]"
-    rules = "" if spec.kind == CONNECT6 else f"RU[{spec.rules}]"
-    return f"GM[4]SZ[{size}]{rules}"
+    rules = "" if spec.kind in (HEX, CONNECT6) else f"RU[{spec.rules}]"
+    return f"GM[{SGF_GAME[spec.game]}]SZ[{size}]{rules}"
 
 
 def sgf_move(spec: GameSpec, history: list[int], player: int, action: int) -> tuple[int, str]:

@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
-from pipeline.games.presentation import sgf_header, sgf_move, sgf_read
+from pipeline.games.presentation import SGF_GAME, sgf_header, sgf_move, sgf_read
 
-SGF_GAME = {"gomoku": 4, "connect6": 4, "hex": 11}
 # RU[] values read as each of our Gomoku rule sets (case-insensitive); we write the first.
 SGF_RULES: dict[str, tuple[str, ...]] = {
     "freestyle": ("freestyle", "free", "gomoku"),
