@@ -2,8 +2,10 @@
 
 Pure-MCTS playouts/s (one thread, empty board and a mid-game position); network-guided
 simulations/s at the self-play batch size; the bare forward-pass positions/s of the same
-net at the same batch size, measured in the same run around the search; their ratio; and
-how long a second process takes to its first playout.
+net at the same batch size, measured in the same run around the search; their ratio; on
+the k-in-a-row boards the same search with the threat solvers off (the default has them
+on) and the solver's own nodes/s; and how long a second process takes to its first
+playout.
 
 Two sets of boards: the small boards with the default net (3 blocks x 64 channels, fixed
 heads), and the standard boards (15x15, 19x19, 20x20) with a size-free net of the depth
@@ -150,7 +152,69 @@ def bench_network(
             record(spec, name, "forward_positions_per_s", forward, "positions/s", label),
             record(spec, name, "search_over_forward", sims / forward, "ratio", label),
         ]
+        if spec.wins_by_line and config.tactics != "off":
+            # The same search without the threat solvers (and so without the root guard),
+            # right after: the tactics' cost is the ratio of the two.
+            plain = BatchedMCTS(spec, games, config.model_copy(update={"tactics": "off"}), seed=0)
+            run(plain)
+            off = games * simulations / timed(lambda s=plain: run(s), 1)
+            out += [
+                record(spec, name, "search_sims_per_s_tactics_off", off, "sims/s", label),
+                record(spec, name, "tactics_on_over_off", sims / off, "ratio", label),
+            ]
     return out
+
+
+def bench_solver(spec: GameSpec, positions_count: int, budget: int = 2_000) -> list[Record]:
+    """The threat solver's own rate (VCF; Connect6: double threats), nodes per second over
+    seeded random middle games whose stones gather near the centre, as in play. One call
+    per position at `budget` nodes with a fresh table: the rate of a tree's solver calls."""
+    from pipeline.tactics.solve import DEFAULT_DEPTH, PV_CAPACITY
+    from pipeline.tactics.table import new_table
+    from pipeline.tactics.vcf import vcf
+
+    rng = np.random.default_rng(3)
+    states = [clustered(spec, rng) for _ in range(positions_count)]
+    table = new_table(16)
+    pv = np.zeros(PV_CAPACITY, dtype=np.int64)
+
+    def call(state: GameState) -> tuple[int, int]:
+        table[:] = 0
+        result, _, nodes = vcf(state.array, np.int64(budget), np.int64(DEFAULT_DEPTH), table, pv)
+        return int(result), int(nodes)
+
+    call(states[0])  # compile / load from the numba cache
+    nodes, seconds, proofs = 0, 0.0, 0
+    for state in states:
+        start = time.perf_counter()
+        result, spent = call(state)
+        seconds += time.perf_counter() - start
+        nodes += spent
+        proofs += result == 1
+    where = f"{len(states)} middle games"
+    return [
+        record(spec, where, "solver_nodes_per_s", nodes / seconds, "nodes/s"),
+        record(spec, where, "solver_ms_per_call", 1e3 * seconds / len(states), "ms"),
+        record(spec, where, "solver_wins_found", proofs, "positions"),
+    ]
+
+
+def clustered(spec: GameSpec, rng: np.random.Generator) -> GameState:
+    """A middle game as the tree meets them: a tenth of the board filled with stones drawn
+    near the centre, no winner and no threat on the board (a position with a four to
+    answer is decided before any search, so it would time nothing)."""
+    while True:
+        state = spec.new_game()
+        for _ in range(spec.cells // 10):
+            legal = state.legal_actions()
+            r, c = np.divmod(legal, spec.width)
+            d = np.maximum(abs(r - spec.height // 2), abs(c - spec.width // 2))
+            p = 1.0 / (1.0 + d) ** 2
+            state.apply(int(rng.choice(legal, p=p / p.sum())))
+            if state.is_terminal:
+                break
+        if not state.is_terminal and state.candidate_mask().sum() == state.legal_mask().sum():
+            return state
 
 
 def bench_training(
@@ -234,6 +298,7 @@ def run_bench(
     records: list[Record] = []
     plan = [(text, NetSpec()) for text in boards] + [(text, big_net) for text in big_boards]
     measured_pure: set[GameSpec] = set()
+    measured_solver: set[GameSpec] = set()
     for text, net in plan:
         spec = GameSpec.parse(text)
         label = net_label(net)
@@ -245,6 +310,11 @@ def run_bench(
         if progress:
             progress(f"network search on {spec}, net {label}")
         records += bench_network(spec, games, simulations, repeats, threads, net)
+        if spec.wins_by_line and spec not in measured_solver:
+            measured_solver.add(spec)
+            if progress:
+                progress(f"threat solver on {spec}")
+            records += bench_solver(spec, 10 if quick else 40)
         if progress:
             progress(f"training on {spec}, net {label}")
         records += bench_training(spec, 256, 3 if quick else 10, threads, net)

@@ -43,3 +43,29 @@ def test_midgame_has_no_threat_so_no_search_proves_its_root_at_once(board):
     state = midgame(GameSpec.parse(board))
     assert not state.is_terminal
     assert state.candidate_mask().sum() == state.legal_mask().sum()
+
+
+def test_network_search_is_measured_with_tactics_off_beside_the_default_on_line_games_only():
+    from pipeline.bench.search import bench_network
+
+    figures = {
+        r.figure: r.value for r in bench_network(GameSpec.parse("gomoku:7"), 2, 16, 1, 1) if r.position == "empty"
+    }
+    ratio = figures["search_sims_per_s"] / figures["search_sims_per_s_tactics_off"]
+    assert figures["tactics_on_over_off"] == pytest.approx(ratio, rel=1e-2)
+    hex_figures = {r.figure for r in bench_network(GameSpec.parse("hex:5"), 2, 16, 1, 1)}
+    assert "search_sims_per_s" in hex_figures and "tactics_on_over_off" not in hex_figures
+
+
+def test_the_solver_rate_counts_its_nodes_and_finds_the_wins_of_its_positions():
+    import numpy as np
+
+    from pipeline.bench.search import bench_solver, clustered
+    from pipeline.tactics.solve import solve_vcf
+
+    spec = GameSpec.parse("gomoku:15")
+    figures = {r.figure: r.value for r in bench_solver(spec, 6, budget=500)}
+    assert figures["solver_nodes_per_s"] > 0 and figures["solver_ms_per_call"] > 0
+    rng = np.random.default_rng(3)
+    states = [clustered(spec, rng) for _ in range(6)]
+    assert figures["solver_wins_found"] == sum(solve_vcf(s, 500) is not None for s in states)
