@@ -423,6 +423,7 @@ class BatchedMCTS:
         self.evaluations = 0
         self.steps = 0
         self.grown = 0  # times a search found a row full and grew the tree
+        self.forward_wait = 0.0  # seconds an overlapped search waited for the forward thread
         # The threat solvers' transposition tables, kept between moves (they hold only
         # fully searched failures: see pipeline.tactics.table). Tiny when tactics are off.
         self.tactics = TACTICS_MODES[config.tactics] if spec.kind != HEX else TACTICS_OFF
@@ -608,7 +609,10 @@ class BatchedMCTS:
                     pending = inflight[i]
                     if pending is not None:
                         inflight[i] = None
-                        self._expand(offsets[i], pending[1], *pending[0].result())
+                        waited = time.perf_counter()
+                        result = pending[0].result()
+                        self.forward_wait += time.perf_counter() - waited
+                        self._expand(offsets[i], pending[1], *result)
                     if running:
                         self._prepare(half, target, noisy, timed=False)
                         n = self._select(half, target, offsets[i])
