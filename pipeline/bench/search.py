@@ -19,11 +19,15 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.nets.resnet import NetSpec
+
+if TYPE_CHECKING:
+    from pipeline.search.mcts import SearchConfig
 
 BOARDS = ("gomoku:9x9:k5", "gomoku:15x15:k5", "hex:11x11", "connect6:10x10")
 # The standard boards of issue 14, measured with the size-free net their presets train
@@ -114,16 +118,28 @@ def bench_pure(spec: GameSpec, playouts: int, repeats: int) -> list[Record]:
 
 
 def bench_network(
-    spec: GameSpec, games: int, simulations: int, repeats: int, threads: int | None, net: NetSpec | None = None
+    spec: GameSpec,
+    games: int,
+    simulations: int,
+    repeats: int,
+    threads: int | None,
+    net: NetSpec | None = None,
+    evaluator: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None,
+    config: SearchConfig | None = None,
+    label: str | None = None,
 ) -> list[Record]:
+    """Search simulations/s from the empty board and a mid-game position, `games` games
+    in lockstep, against the bare forward pass at the same batch. By default a fresh `net`
+    in eager torch with the default search; `zero bench --selfplay` passes the evaluator
+    and search that self-play uses."""
     from pipeline.nets.evaluator import NetEvaluator
     from pipeline.nets.resnet import PolicyValueNet
     from pipeline.search.mcts import BatchedMCTS, SearchConfig
 
     net = net or NetSpec()
-    label = net_label(net)
-    config = SearchConfig(simulations=simulations)
-    evaluator = NetEvaluator(PolicyValueNet(spec, net), threads=threads)
+    label = label or net_label(net)
+    config = (config or SearchConfig()).model_copy(update={"simulations": simulations})
+    evaluator = evaluator or NetEvaluator(PolicyValueNet(spec, net), threads=threads)
     batch = games * config.leaves_per_step
     out = []
     for name, state in positions(spec):

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from pipeline.bench.search import Record, record
+from pipeline.bench.search import Record, bench_network, record
 from pipeline.config import Params, load_params
 from pipeline.games.base import GameSpec
 from pipeline.nets.autoselect import interleaved_medians
@@ -32,7 +32,8 @@ from pipeline.nets.checkpoint import load_checkpoint
 from pipeline.nets.evaluator import NetEvaluator
 from pipeline.nets.inference import InferenceConfig, cpu_has_bf16, resolve_device
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
-from pipeline.selfplay.play import SelfPlayConfig, play_games
+from pipeline.search.evaluator import Evaluator
+from pipeline.selfplay.play import SelfPlayConfig, SelfPlayRun, play_games
 
 BASELINE = "torch:f32"
 # The reference: 8x8 five in a row, 400 playouts, batch 1, 6.0 s per self-play game on one
@@ -61,6 +62,7 @@ class Played:
     games: int
     positions: int
     plies: int
+    evaluations: int = 0  # network evaluations (the search's simulations that reached a new leaf)
 
 
 def play_workers(
@@ -211,6 +213,115 @@ def bench_selfplay_variants(
     return records, auto_name
 
 
+def play_moves(
+    spec: GameSpec, evaluator: Evaluator, config: SelfPlayConfig, games: int, seed: int, moves: int | None = None
+) -> Played:
+    """`games` games on one worker to the end, or only their first `moves` lockstep moves."""
+    start = time.perf_counter()
+    run = SelfPlayRun(spec, evaluator, games, config, seed)
+    steps = 0
+    while run.counts.finished < games and (moves is None or steps < moves):
+        run.step()
+        steps += 1
+    seconds = time.perf_counter() - start
+    return Played(seconds, run.counts.finished, len(run.positions()), run.counts.plies, run.search.evaluations)
+
+
+def forward_rate(evaluator: Evaluator, spec: GameSpec, batch: int, repeats: int) -> float:
+    """Bare forward positions/s at `batch` (median of `repeats` after a warm-up call)."""
+    rng = np.random.default_rng(0)
+    obs = rng.integers(0, 2, (batch, *spec.obs_shape)).astype(np.float32)
+    evaluator(obs)
+    return batch / statistics.median(timed_once(lambda: evaluator(obs)) for _ in range(repeats))
+
+
+def bench_overlap(
+    spec: GameSpec,
+    evaluator: Evaluator,
+    config: SelfPlayConfig,
+    name: str,
+    rounds: int,
+    seed: int = 0,
+    moves: int | None = None,
+    repeats: int = 5,
+    progress=None,
+) -> list[Record]:
+    """Self-play on one worker with `evaluator` (labelled `name`), `selfplay.overlap` off
+    and on in alternation (off, on, off, on, ...: a change in load falls on both alike),
+    one lockstep batch of games each, to the end (or `moves` moves: then the rates count
+    searched moves, not training positions); and the forward-bound rate: the bare forward
+    positions/s at the self-play batch over the network evaluations per position, which
+    self-play would reach if the network were all it did. The ratio of the two is the
+    share of the time the network is busy."""
+    games = config.parallel_games
+    batch = games * config.search.leaves_per_step
+    unit = "positions" if moves is None else "moves"
+    forward = [forward_rate(evaluator, spec, batch, repeats)]
+    played: dict[bool, list[Played]] = {False: [], True: []}
+    for r in range(rounds):
+        for overlap in (False, True):
+            if progress:
+                progress(f"self-play {name}, overlap {'on' if overlap else 'off'}, round {r + 1}/{rounds}")
+            cfg = config.model_copy(update={"overlap": overlap})
+            played[overlap].append(play_moves(spec, evaluator, cfg, games, seed + 1000 * r, moves))
+    forward.append(forward_rate(evaluator, spec, batch, repeats))
+    forward_s = statistics.mean(forward)  # measured before and after the games
+    out = [record(spec, f"batch {batch} {name}", "forward_positions_per_s", forward_s, "positions/s")]
+    rates = {}
+    for overlap, runs in played.items():
+        seconds = sum(p.seconds for p in runs)
+        counted = sum((p.positions if moves is None else p.plies) for p in runs)
+        evaluations = sum(p.evaluations for p in runs)
+        per = evaluations / max(counted, 1)
+        label = f"1w {name} overlap {'on' if overlap else 'off'}"
+        rates[overlap] = counted / seconds
+        out += [
+            record(spec, label, f"selfplay_{unit}_per_s", counted / seconds, f"{unit}/s"),
+            record(spec, label, f"evaluations_per_{unit[:-1]}", per, "evaluations"),
+            record(spec, label, f"forward_bound_{unit}_per_s", forward_s / per, f"{unit}/s"),
+            # (counted / seconds) / (forward_s / per): the network's share of the time
+            record(spec, label, "selfplay_over_forward_bound", evaluations / (seconds * forward_s), "ratio"),
+        ]
+    out.append(record(spec, f"1w {name} on/off", "overlap_speedup", rates[True] / rates[False], "ratio"))
+    return out
+
+
+def bench_selfplay_backend(
+    params: Params,
+    net: PolicyValueNet,
+    device: str,
+    rounds: int,
+    cache_dir: str | None,
+    quick: bool = False,
+    progress=None,
+) -> list[Record]:
+    """The backend self-play uses (the params' `inference`, on `device`): the search's
+    simulations/s against its bare forward pass (`bench.search.bench_network`, with the
+    params' search), and self-play with overlap off and on against the forward-bound rate
+    (`bench_overlap`)."""
+    spec = params.game
+    config = SelfPlayConfig.model_validate(params.selfplay.model_dump(include=set(SelfPlayConfig.model_fields)))
+    batch = config.parallel_games * config.search.leaves_per_step
+    inference = params.inference.model_copy(update={"device": device, "cache_dir": cache_dir})
+    evaluator = NetEvaluator(net, params.selfplay.torch_threads, inference, batch)
+    name = f"{evaluator.backend}:{evaluator.precision}"
+    if progress:
+        progress(f"search against the forward pass, {name}")
+    records = bench_network(
+        spec,
+        config.parallel_games,
+        config.search.simulations,
+        3 if quick else 9,
+        params.selfplay.torch_threads,
+        evaluator=evaluator,
+        config=config.search,
+        label=f"selfplay {name}",
+    )
+    return records + bench_overlap(
+        spec, evaluator, config, name, max(rounds, 2), repeats=3 if quick else 9, progress=progress
+    )
+
+
 def bench_forward_variants(
     boards: list[str], variants: list[str], device: str, batch: int, threads: int, repeats: int, cache_dir: str | None
 ) -> list[Record]:
@@ -353,6 +464,7 @@ def run_selfplay_bench(
     )
     sp, auto_name = bench_selfplay_variants(params, net, variants, where, workers, rounds, cache_dir, progress)
     records += sp
+    records += bench_selfplay_backend(params, net, where, rounds, cache_dir, quick, progress)
     if progress:
         progress("training step and DataModule")
     records += bench_training_device(params, where, 2 if quick else 10)

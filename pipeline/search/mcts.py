@@ -4,11 +4,14 @@
 Each step selects several leaves per game (virtual loss spreads them over the tree),
 writes all their observations into one batch, calls the evaluator once, then expands
 and backs up every leaf. Selection, expansion and backup are compiled; Python only
-drives the steps, the root noise and the Gumbel root's schedule."""
+drives the steps, the root noise and the Gumbel root's schedule. With `overlap`, two
+halves of the games take turns so that one half's batch is in the network while the
+other half's tree work runs (`BatchedMCTS._pipelined`)."""
 
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Literal, NamedTuple
 
@@ -389,9 +392,20 @@ class BatchedMCTS:
     """PUCT (or Gumbel-root) search for `games` games at once, sharing one evaluator call
     per step."""
 
-    def __init__(self, spec: GameSpec, games: int, config: SearchConfig, seed: int = 0, capacity: int | None = None):
+    def __init__(
+        self,
+        spec: GameSpec,
+        games: int,
+        config: SearchConfig,
+        seed: int = 0,
+        capacity: int | None = None,
+        overlap: bool = False,
+    ):
         """`capacity` (nodes per game) overrides the room sized from the config's budget;
-        the tree grows past it when a search needs more."""
+        the tree grows past it when a search needs more. With `overlap`, a search bounded
+        by simulations evaluates half the games while the other half's tree work runs
+        (`_pipelined`): the same trees for the same evaluations, in less time when the
+        network and the search each have a core."""
         self.spec = spec
         self.games = games
         self.config = config
@@ -409,6 +423,7 @@ class BatchedMCTS:
         self.evaluations = 0
         self.steps = 0
         self.grown = 0  # times a search found a row full and grew the tree
+        self.forward_wait = 0.0  # seconds an overlapped search waited for the forward thread
         # The threat solvers' transposition tables, kept between moves (they hold only
         # fully searched failures: see pipeline.tactics.table). Tiny when tactics are off.
         self.tactics = TACTICS_MODES[config.tactics] if spec.kind != HEX else TACTICS_OFF
@@ -427,6 +442,8 @@ class BatchedMCTS:
         self.guard_work = empty.copy()
         self.gumbel = config.root == "gumbel"
         self.schedule = RootSchedule.empty(games, spec.num_actions if self.gumbel else 0, config.gumbel)
+        self.overlap = overlap
+        self._pool: ThreadPoolExecutor | None = None
 
     def reset(self, g: int, state: np.ndarray) -> None:
         self.roots[g] = state
@@ -520,86 +537,188 @@ class BatchedMCTS:
             tree.reserve(tree_capacity(self.spec, planned))
         target = tree.node_int[:, 0, VISITS].astype(np.int64) + budget
         noisy = np.broadcast_to(np.asarray(noise, dtype=np.bool_), (self.games,))
-        sched = self.schedule
         if self.gumbel:
             # As in mctx, the root's own evaluation is not one of the halving's simulations.
             target += (tree.node_int[:, 0, FIRST] < 0) & (tree.node_int[:, 0, TERMINAL] == 0)
-            sched.ready[active] = False  # every search is one sequential halving
-        while True:
-            if self.gumbel:
-                for g in np.flatnonzero(active & ~sched.ready & (tree.node_int[:, 0, FIRST] >= 0)):
-                    left = int(target[g] - tree.node_int[g, 0, VISITS])
-                    self._start_halving(int(g), bool(noisy[g]), cfg.simulations if timed else left)
-                if timed:  # past the planned budget, the last phase goes on
-                    for g in np.flatnonzero(active & sched.ready & (sched.sim + cfg.leaves_per_step > sched.length)):
-                        self._write_schedule(int(g), 2 * int(sched.length[g]) + cfg.leaves_per_step)
-                sched = self.schedule
-            elif noisy.any():
-                for g in np.flatnonzero(active & noisy & ~self.noised & (tree.node_int[:, 0, FIRST] >= 0)):
-                    self._add_noise(int(g))
-            n = select_batch(
-                tree.node_int,
-                tree.node_float,
-                self.roots,
-                active,
-                target,
-                self.leaf_states,
-                self.obs,
-                self.leaf_game,
-                self.leaf_node,
-                per_game=cfg.leaves_per_step,
-                c_puct=cfg.c_puct,
-                fpu_reduction=cfg.fpu_reduction,
-                root_fpu_reduction=cfg.root_fpu_reduction,
-                virtual_loss=cfg.virtual_loss,
-                prove=cfg.prove_wins,
-                gumbel=sched.kernel(),
-            )
-            if n > 0:
-                priors, values = evaluator(self.obs[:n])
-                priors = np.ascontiguousarray(priors, dtype=np.float32)
-                values = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
-                done = 0
-                while True:
-                    done = expand_and_backup(
-                        tree.node_int,
-                        tree.node_float,
-                        tree.size,
-                        self.leaf_states,
-                        self.leaf_game,
-                        self.leaf_node,
-                        done,
-                        n,
-                        priors,
-                        values,
-                        self.rng,
-                        tree.mask,
-                        vl=cfg.virtual_loss,
-                        guided=cfg.threat_guidance,
-                        prove=cfg.prove_wins,
-                        tactics=self.tactics,
-                        tactics_nodes=cfg.tactics_nodes,
-                        tactics_depth=cfg.tactics_depth,
-                        table=self.tactics_table,
-                        null_table=self.null_table,
-                        pv=self.pv,
-                        hex_flags=self.hex_flags,
-                        marks=self.marks,
-                        scratch=self.tactics_scratch,
-                    )
-                    if done == n:
-                        break
-                    tree.grow()
-                    self.grown += 1
-                self.evaluations += n
-                self.steps += 1
-            finished = (tree.node_int[:, 0, VISITS] >= target) | (tree.node_int[:, 0, TERMINAL] != 0) | ~active
-            if finished.all() or (deadline is not None and time.perf_counter() >= deadline):
-                break
+            self.schedule.ready[active] = False  # every search is one sequential halving
+        halves = self._halves(active) if self.overlap and deadline is None else None
+        if halves is None:
+            self._lockstep(evaluator, active, target, noisy, timed, deadline)
+        else:
+            self._pipelined(evaluator, active, target, noisy, halves)
         visits = np.stack([tree.root_visits(g) for g in range(self.games)])
         if self.tactics != TACTICS_OFF and cfg.tactics_root_nodes > 0:
             self._guard_roots(active, visits)
         return visits
+
+    def _halves(self, active: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """The active games split in two by index, the first half (the lower indices) first:
+        the order in which the lockstep step expands them. None with fewer than two."""
+        games = np.flatnonzero(active)
+        if len(games) < 2:
+            return None
+        first = np.zeros(self.games, dtype=np.bool_)
+        first[games[: (len(games) + 1) // 2]] = True
+        return first, active & ~first
+
+    def _lockstep(
+        self,
+        evaluator: Evaluator,
+        active: np.ndarray,
+        target: np.ndarray,
+        noisy: np.ndarray,
+        timed: bool,
+        deadline: float | None,
+    ) -> None:
+        """All active games in one batch a step: select, evaluate, expand, back up."""
+        tree = self.tree
+        while True:
+            self._prepare(active, target, noisy, timed)
+            n = self._select(active, target, 0)
+            if n > 0:
+                self._expand(0, n, *self._evaluate(evaluator, 0, n))
+            finished = (tree.node_int[:, 0, VISITS] >= target) | (tree.node_int[:, 0, TERMINAL] != 0) | ~active
+            if finished.all() or (deadline is not None and time.perf_counter() >= deadline):
+                break
+
+    def _pipelined(
+        self,
+        evaluator: Evaluator,
+        active: np.ndarray,
+        target: np.ndarray,
+        noisy: np.ndarray,
+        halves: tuple[np.ndarray, np.ndarray],
+    ) -> None:
+        """The lockstep search with the network kept busy: each half of the games has its
+        own batch, evaluated on the forward thread while this thread expands, backs up and
+        selects the other half (the compiled kernels release the GIL, and so do the
+        backends). The halves take turns in a fixed order, and every tree operation stays
+        on this thread in the lockstep's order (half A's step k, then B's, as the lockstep
+        step expands A's games before B's): the random draws, the solvers' tables and so
+        the trees are the lockstep's for the same leaf evaluations, whatever the threads'
+        timing. Only the forward pass runs elsewhere, on its own slice of the buffers."""
+        tree = self.tree
+        pool = self._forward_pool()
+        # Half B's leaves go after the most half A can select.
+        offsets = (0, int(halves[0].sum()) * self.config.leaves_per_step)
+        inflight: list[tuple[Future, int] | None] = [None, None]
+        running = True  # the lockstep always takes a first step
+        try:
+            while True:
+                for i, half in enumerate(halves):
+                    pending = inflight[i]
+                    if pending is not None:
+                        inflight[i] = None
+                        waited = time.perf_counter()
+                        result = pending[0].result()
+                        self.forward_wait += time.perf_counter() - waited
+                        self._expand(offsets[i], pending[1], *result)
+                    if running:
+                        self._prepare(half, target, noisy, timed=False)
+                        n = self._select(half, target, offsets[i])
+                        if n > 0:
+                            inflight[i] = (pool.submit(self._evaluate, evaluator, offsets[i], n), n)
+                if not running:
+                    break
+                # A root's visits count at selection, so this is the lockstep's test after
+                # the same step: a next step for both halves, or only the last expansions.
+                finished = (tree.node_int[:, 0, VISITS] >= target) | (tree.node_int[:, 0, TERMINAL] != 0) | ~active
+                running = not finished.all()
+        finally:
+            # An error left a batch in flight: let it end before its buffers are reused.
+            for pending in inflight:
+                if pending is not None:
+                    pending[0].exception()
+
+    def _forward_pool(self) -> ThreadPoolExecutor:
+        """The forward thread, one per search object (a backend may keep per-thread state,
+        e.g. OpenVINO's compiled model); it ends when this object is collected."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="forward")
+        return self._pool
+
+    def _prepare(self, games: np.ndarray, target: np.ndarray, noisy: np.ndarray, timed: bool) -> None:
+        """Root noise (PUCT) or the halving's set-up (Gumbel) for the games in `games` whose
+        roots have children now, in game order (the order of the draws)."""
+        cfg, tree = self.config, self.tree
+        if self.gumbel:
+            sched = self.schedule
+            for g in np.flatnonzero(games & ~sched.ready & (tree.node_int[:, 0, FIRST] >= 0)):
+                left = int(target[g] - tree.node_int[g, 0, VISITS])
+                self._start_halving(int(g), bool(noisy[g]), cfg.simulations if timed else left)
+            if timed:  # past the planned budget, the last phase goes on
+                sched = self.schedule
+                for g in np.flatnonzero(games & sched.ready & (sched.sim + cfg.leaves_per_step > sched.length)):
+                    self._write_schedule(int(g), 2 * int(sched.length[g]) + cfg.leaves_per_step)
+        elif noisy.any():
+            for g in np.flatnonzero(games & noisy & ~self.noised & (tree.node_int[:, 0, FIRST] >= 0)):
+                self._add_noise(int(g))
+
+    def _select(self, games: np.ndarray, target: np.ndarray, offset: int) -> int:
+        """Select the leaves of the games in `games` into the buffers from `offset` on."""
+        cfg, tree = self.config, self.tree
+        return select_batch(
+            tree.node_int,
+            tree.node_float,
+            self.roots,
+            games,
+            target,
+            self.leaf_states[offset:],
+            self.obs[offset:],
+            self.leaf_game[offset:],
+            self.leaf_node[offset:],
+            per_game=cfg.leaves_per_step,
+            c_puct=cfg.c_puct,
+            fpu_reduction=cfg.fpu_reduction,
+            root_fpu_reduction=cfg.root_fpu_reduction,
+            virtual_loss=cfg.virtual_loss,
+            prove=cfg.prove_wins,
+            gumbel=self.schedule.kernel(),
+        )
+
+    def _evaluate(self, evaluator: Evaluator, offset: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+        priors, values = evaluator(self.obs[offset : offset + n])
+        priors = np.ascontiguousarray(priors, dtype=np.float32)
+        return priors, np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
+
+    def _expand(self, offset: int, n: int, priors: np.ndarray, values: np.ndarray) -> None:
+        """Expand and back up the `n` leaves from `offset` on, growing the tree when a row
+        is full."""
+        cfg, tree = self.config, self.tree
+        done = 0
+        while True:
+            done = expand_and_backup(
+                tree.node_int,
+                tree.node_float,
+                tree.size,
+                self.leaf_states[offset:],
+                self.leaf_game[offset:],
+                self.leaf_node[offset:],
+                done,
+                n,
+                priors,
+                values,
+                self.rng,
+                tree.mask,
+                vl=cfg.virtual_loss,
+                guided=cfg.threat_guidance,
+                prove=cfg.prove_wins,
+                tactics=self.tactics,
+                tactics_nodes=cfg.tactics_nodes,
+                tactics_depth=cfg.tactics_depth,
+                table=self.tactics_table,
+                null_table=self.null_table,
+                pv=self.pv,
+                hex_flags=self.hex_flags,
+                marks=self.marks,
+                scratch=self.tactics_scratch,
+            )
+            if done == n:
+                break
+            tree.grow()
+            self.grown += 1
+        self.evaluations += n
+        self.steps += 1
 
     def _guard_roots(self, active: np.ndarray, visits: np.ndarray) -> None:
         """The root guard (`pipeline.search.root_guard`) for every active game; the visits

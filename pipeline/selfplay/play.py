@@ -66,6 +66,12 @@ class SelfPlayConfig(BaseModel):
         "(the opening is otherwise one position in about fifty)",
     )
 
+    overlap: bool = Field(
+        False,
+        description="two half-batches in flight: the network evaluates one half of the games while the search "
+        "expands and selects the other (the same games for the same evaluations; needs a core for each)",
+    )
+
     @model_validator(mode="after")
     def _fast_below_full(self) -> SelfPlayConfig:
         if self.fast_simulations is not None and self.fast_simulations >= self.search.simulations:
@@ -196,7 +202,7 @@ class SelfPlayRun:
         self.config = config
         self.on_game_end = on_game_end
         slots = min(config.parallel_games, games)
-        self.search = BatchedMCTS(spec, slots, config.search, seed=seed)
+        self.search = BatchedMCTS(spec, slots, config.search, seed=seed, overlap=config.overlap)
         self.rng = np.random.default_rng(seed)  # move choice
         # Its own stream, so that games without a playout cap or resignation stay identical.
         self.extra_rng = np.random.default_rng([seed, 1])

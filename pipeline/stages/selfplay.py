@@ -45,6 +45,8 @@ def play_shard(job: dict[str, Any], model: bytes) -> tuple[dict[str, np.ndarray]
     # One evaluator per process (tasks on threads share it), with its own thread count:
     # the process's torch setting is left alone. `auto` is measured at the real batch.
     batch = config.parallel_games * config.search.leaves_per_step
+    if config.overlap:  # the network sees half the games at a time
+        batch = (config.parallel_games + 1) // 2 * config.search.leaves_per_step
     inference = InferenceConfig.model_validate(job["inference"])
     evaluator = shared_evaluator(net, inference, threads=job["torch_threads"], batch=batch)
     progress = current()  # set only in the stage's own process (tasks on threads)

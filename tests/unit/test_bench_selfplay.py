@@ -74,3 +74,43 @@ def test_variants_take_turns_and_are_charged_their_own_time():
     assert baton.held["a"] >= 0.03 and baton.held["b"] >= 0.15
     # each is charged its own steps only (charged the other's too, b would be about 1.3x a)
     assert baton.held["b"] > 3 * baton.held["a"]
+
+
+def test_the_bench_prints_search_over_forward_and_overlap_for_the_backend_selfplay_uses(tmp_path):
+    from rich.console import Console
+
+    from pipeline.bench.search import records_table
+    from pipeline.bench.selfplay import bench_selfplay_backend
+    from pipeline.nets.resnet import PolicyValueNet
+
+    params = load_params(
+        None,
+        {
+            "game": {"game": "gomoku", "height": 5, "width": 5, "k": 4},
+            "net": {"blocks": 1, "channels": 8, "value_hidden": 8},
+            "inference": {"backend": "torch", "precision": "f32"},
+            "selfplay.parallel_games": 4,
+            "selfplay.search": {"simulations": 8, "leaves_per_step": 2},
+        },
+    )
+    net = PolicyValueNet(params.game, params.net)
+    records = bench_selfplay_backend(params, net, "cpu", 1, str(tmp_path), quick=True)
+    value = {(r.position, r.figure): r.value for r in records}
+    name = "torch:f32"
+    for where in ("empty", "midgame"):
+        sims, forward = value[(where, "search_sims_per_s")], value[(where, "forward_positions_per_s")]
+        assert value[(where, "search_over_forward")] == pytest.approx(sims / forward, rel=1e-2)
+    assert {r.net for r in records if r.figure == "search_over_forward"} == {f"selfplay {name}"}
+    for side in ("off", "on"):
+        label = f"1w {name} overlap {side}"
+        rate, bound = value[(label, "selfplay_positions_per_s")], value[(label, "forward_bound_positions_per_s")]
+        assert rate > 0 and bound > 0 and value[(label, "evaluations_per_position")] >= 1
+        assert value[(label, "selfplay_over_forward_bound")] == pytest.approx(rate / bound, rel=1e-2)
+    speedup = value[(f"1w {name} on/off", "overlap_speedup")]
+    on, off = (value[(f"1w {name} overlap {s}", "selfplay_positions_per_s")] for s in ("on", "off"))
+    assert speedup == pytest.approx(on / off, rel=1e-2)
+    console = Console(width=200, record=True)
+    console.print(records_table(records))
+    text = console.export_text()
+    for figure in ("overlap_speedup", "forward_bound_positions_per_s", "selfplay_over_forward_bound"):
+        assert figure in text
