@@ -1,6 +1,7 @@
 """Solve every first move of Hex on an NxN board (no swap) and print the table.
 
-    python scripts/hex_opening_table.py --size 7 --budget 2000000
+    python scripts/hex_opening_table.py --size 7 --symmetric            # DFPN + H-search
+    python scripts/hex_opening_table.py --size 5 --solver negamax --budget 2000000
 
 Each cell shows W (the first player wins by opening there), L (loses) or ? (not settled
 within the node budget), drawn as the rhombus HexGui shows (a1 top-left, letters are
@@ -16,8 +17,9 @@ import time
 import numpy as np
 
 from pipeline.games.base import COLUMNS, GameSpec
+from pipeline.tactics import hex_dfpn as hd
 from pipeline.tactics import hex_solver as hs
-from pipeline.tactics.hex_solve import new_table
+from pipeline.tactics.hex_solve import new_dfpn_table, new_table
 
 
 def diagram(table: np.ndarray) -> str:
@@ -34,12 +36,28 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=7)
     parser.add_argument("--budget", type=int, default=2_000_000, help="node budget per opening")
     parser.add_argument("--symmetric", action="store_true", help="solve half the board, mirror the rest")
+    parser.add_argument("--solver", choices=["dfpn", "negamax"], default="dfpn")
+    parser.add_argument("--log2-table", type=int, default=21, help="transposition table entries (log2)")
+    parser.add_argument("--max-vc", type=int, default=16, help="H-search: full connections kept per pair")
+    parser.add_argument("--max-sc", type=int, default=32, help="H-search: semi-connections kept per pair")
+    parser.add_argument("--max-or", type=int, default=4, help="H-search: semi-connections per OR")
+    parser.add_argument("--no-empty-pairs", action="store_true", help="H-search: no derived cell-cell connections")
     args = parser.parse_args()
     n = args.size
     spec = GameSpec.parse(f"hex:{n}")
-    table = new_table(22)
-    # Compile outside the timings.
-    hs.solve(spec.new_game().apply(0).array, np.int64(1), np.int64(hs.USE_ALL), *table)
+    limits = hd.default_limits(args.max_vc, args.max_sc, args.max_or, not args.no_empty_pairs)
+    order = hd.centre_order(n)
+    table = new_table(args.log2_table) if args.solver == "negamax" else new_dfpn_table(args.log2_table)
+
+    def solve(state_array: np.ndarray) -> tuple[int, int]:
+        if args.solver == "negamax":
+            v, _, used = hs.solve(state_array, np.int64(args.budget), np.int64(hs.USE_ALL), *table)
+        else:
+            v, _, used = hd.dfpn(state_array, np.int64(args.budget), np.int64(hd.DFPN_ALL), limits, order, table)
+        return int(v), int(used)
+
+    # Compile outside the timings, then empty the table again.
+    solve(spec.new_game().apply(0).array)
     table[0][:] = 0
     out = np.zeros((n, n), dtype=np.int8)
     times = np.zeros((n, n))
@@ -53,7 +71,7 @@ def main() -> None:
             continue
         opened = spec.new_game().apply(cell)
         t0 = time.perf_counter()
-        v, _, used = hs.solve(opened.array, np.int64(args.budget), np.int64(hs.USE_ALL), *table)
+        v, used = solve(opened.array)
         times[r, c] = time.perf_counter() - t0
         nodes[r, c] = used
         out[r, c] = -v  # the solver's value is the second player's
@@ -66,7 +84,7 @@ def main() -> None:
     print(
         f"\n{n}x{n}: {solved}/{n * n} openings solved in {total:.1f}s "
         f"({total / max(1, int((times > 0).sum())):.2f}s per solve, max {times.max():.2f}s), "
-        f"{int(nodes.sum())} nodes, budget {args.budget}/opening"
+        f"{int(nodes.sum())} nodes, budget {args.budget}/opening, solver {args.solver}"
     )
     centre = [(n // 2, n // 2)] if n % 2 else [(n // 2 - 1, n // 2), (n // 2, n // 2 - 1)]
     print("centre wins:", all(out[r, c] == 1 for r, c in centre))

@@ -1,5 +1,7 @@
-"""Python API of the compiled Hex solver: solve a position, list a proof's principal
-line, and tabulate the first moves of a board."""
+"""Python API of the compiled Hex solvers: solve a position, list a proof's principal
+line, and tabulate the first moves of a board. solve_hex and hex_opening_table use the
+negamax of hex_solver (bridges and ziggurats); prove_hex and dfpn_opening_table the DFPN of
+hex_dfpn with H-search, far stronger."""
 
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
+from pipeline.tactics import hex_dfpn as hd
 from pipeline.tactics import hex_solver as hs
 from pipeline.tactics.hex_connect import winning_connection
+from pipeline.tactics.hex_hsearch import FULL, hsearch
 
 Table = tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -143,3 +147,192 @@ def hex_opening_table(
         v, _, _ = _solve(opened, budget, flags, table)
         out.flat[cell] = -v  # the value is the second player's, who moves next
     return out
+
+
+# ---- depth-first proof-number search with H-search (hex_dfpn) --------------------------
+DfpnTable = tuple[np.ndarray, ...]
+
+
+def new_dfpn_table(log2_size: int = 20) -> DfpnTable:
+    """A DFPN transposition table of 2**log2_size entries (about 50 bytes each)."""
+    return hd.new_tt(log2_size)
+
+
+def _dfpn(state: GameState, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray) -> tuple[int, int, int]:
+    order = hd.centre_order(state.spec.width)
+    v, move, nodes = hd.dfpn(state.array, np.int64(budget), np.int64(flags), limits, order, tt)
+    return int(v), int(move), int(nodes)
+
+
+def _dfpn_winning_move(state: GameState, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray) -> int | None:
+    """A move that keeps a proven win whose proof stored none (a standing connection):
+    cells that connect at once, then the connection's carrier, then the rest by the
+    centre order, each checked by a solve of the child."""
+    spec = state.spec
+    me = state.current_player
+    legal = state.legal_mask()
+    lo = np.empty(1, dtype=np.uint64)
+    status, _, clo, chi = hsearch(
+        state.array,
+        np.int64(me),
+        limits[0],
+        limits[1],
+        limits[2],
+        bool(limits[3]),
+        False,
+        lo,
+        lo,
+        np.empty(1, np.int64),
+    )
+    carrier = [c for c in range(spec.cells) if status == FULL and (int(clo if c < 64 else chi) >> (c % 64)) & 1]
+    order = [c for c in carrier if legal[c]]
+    seen = set(order)
+    order += [int(c) for c in hd.centre_order(spec.width) if legal[c] and int(c) not in seen]
+    order += [a for a in range(spec.cells, spec.num_actions) if legal[a]]
+    for a in order:
+        if state.copy().apply(a).winner == me:
+            return a
+    for a in order:
+        child = state.copy().apply(a)
+        v, _, _ = _dfpn(child, budget, flags, tt, limits)
+        if v == (hs.LOSS if child.current_player != me else hs.WIN):
+            return a
+    return None
+
+
+def winning_move(
+    state: GameState,
+    budget: int,
+    flags: int = hd.DFPN_ALL,
+    tt: DfpnTable | None = None,
+    limits: np.ndarray | None = None,
+) -> int | None:
+    """A proven winning move for the player to move, or None when the position is lost
+    or not solved within `budget` nodes (each solve's budget)."""
+    tt = new_dfpn_table() if tt is None else tt
+    limits = hd.default_limits() if limits is None else limits
+    if state.is_terminal:
+        return None
+    v, move, _ = _dfpn(state, budget, flags, tt, limits)
+    if v != hs.WIN:
+        return None
+    return move if move >= 0 else _dfpn_winning_move(state, budget, flags, tt, limits)
+
+
+def _dfpn_defence(state: GameState, flags: int, limits: np.ndarray) -> int:
+    """A move of the losing side: its first candidate (must-play region, centre first)."""
+    status, _, lo, hi, _swap = hd.evaluate(state.array, np.int64(flags), limits)
+    legal = state.legal_mask()
+    if status == hs.UNKNOWN:
+        for c in hd.centre_order(state.spec.width):
+            if legal[c] and (int(lo if c < 64 else hi) >> (int(c) % 64)) & 1:
+                return int(c)
+    return int(np.flatnonzero(legal)[0])
+
+
+def dfpn_principal_line(
+    state: GameState,
+    budget: int,
+    flags: int = hd.DFPN_ALL,
+    tt: DfpnTable | None = None,
+    limits: np.ndarray | None = None,
+) -> list[int] | None:
+    """Moves from `state` to the end of the game: the winner's proven by DFPN, the
+    loser's its first candidates. None if some step was not proven within `budget`."""
+    tt = new_dfpn_table() if tt is None else tt
+    limits = hd.default_limits() if limits is None else limits
+    cur = state.copy()
+    line: list[int] = []
+    while not cur.is_terminal:
+        v, move, _ = _dfpn(cur, budget, flags, tt, limits)
+        if v == hs.UNKNOWN:
+            return None
+        if v == hs.WIN:
+            if move < 0:
+                found = _dfpn_winning_move(cur, budget, flags, tt, limits)
+                if found is None:
+                    return None
+                move = found
+        else:
+            move = _dfpn_defence(cur, flags, limits)
+        line.append(move)
+        cur.apply(move)
+    return line
+
+
+def prove_hex(
+    state: GameState,
+    budget: int = 1_000_000,
+    flags: int = hd.DFPN_ALL,
+    tt: DfpnTable | None = None,
+    limits: np.ndarray | None = None,
+) -> HexSolution | None:
+    """Solve a Hex position by DFPN with H-search within `budget` evaluated nodes, or
+    None when that is not enough (solve_hex's result, from the stronger solver)."""
+    if state.spec.game != "hex":
+        raise ValueError(f"prove_hex needs a hex position, got {state.spec}")
+    tt = new_dfpn_table() if tt is None else tt
+    limits = hd.default_limits() if limits is None else limits
+    start = time.perf_counter()
+    if state.is_terminal:
+        return HexSolution(winner=int(state.winner), move=None, line=[], nodes=0, seconds=0.0)
+    v, move, nodes = _dfpn(state, budget, flags, tt, limits)
+    if v == hs.UNKNOWN:
+        return None
+    me = state.current_player
+    line = dfpn_principal_line(state, budget, flags, tt, limits) or []
+    if v == hs.WIN and move < 0:
+        move = line[0] if line else _dfpn_winning_move(state, budget, flags, tt, limits)
+    return HexSolution(
+        winner=me if v == hs.WIN else 1 - me,
+        move=move if v == hs.WIN else None,
+        line=line,
+        nodes=nodes,
+        seconds=time.perf_counter() - start,
+    )
+
+
+@dataclass(frozen=True)
+class OpeningTable:
+    """values[r, c]: +1 where the first stone at (r, c) wins for the first player (no
+    swap), -1 where it loses, 0 where the budget did not settle it; nodes and seconds of
+    each solve (0 for cells filled in by symmetry)."""
+
+    values: np.ndarray
+    nodes: np.ndarray
+    seconds: np.ndarray
+
+
+def dfpn_opening_table(
+    size: int,
+    budget: int = 1_000_000,
+    flags: int = hd.DFPN_ALL,
+    tt: DfpnTable | None = None,
+    symmetric: bool = False,
+    limits: np.ndarray | None = None,
+    report=None,
+) -> OpeningTable:
+    """Every first move of Hex size x size solved by DFPN. With `symmetric`, only one of
+    each pair of cells related by the 180-degree rotation (which maps the board, both
+    players' edges and so the game onto itself) is solved. `report(cell, value, nodes,
+    seconds)` is called after each solve."""
+    spec = GameSpec.parse(f"hex:{size}")
+    tt = new_dfpn_table(21) if tt is None else tt
+    limits = hd.default_limits() if limits is None else limits
+    values = np.zeros((size, size), dtype=np.int8)
+    nodes = np.zeros((size, size), dtype=np.int64)
+    seconds = np.zeros((size, size))
+    cells = size * size
+    for cell in range(cells):
+        twin = cells - 1 - cell
+        if symmetric and twin < cell:
+            values.flat[cell] = values.flat[twin]
+            continue
+        start = time.perf_counter()
+        v, _, used = _dfpn(spec.new_game().apply(cell), budget, flags, tt, limits)
+        values.flat[cell] = -v  # the value is the second player's, who moves next
+        nodes.flat[cell] = used
+        seconds.flat[cell] = time.perf_counter() - start
+        if report is not None:
+            report(cell, int(values.flat[cell]), used, float(seconds.flat[cell]))
+    return OpeningTable(values, nodes, seconds)

@@ -1,0 +1,297 @@
+"""H-search and the DFPN Hex solver (pipeline/tactics/hex_hsearch.py, hex_dfpn.py).
+
+Every connection H-search claims is checked by brute force (the claimed carrier alone,
+the opponent owning every other empty cell and moving first); the solver's opening tables
+against exhaustive search and the published-by-us tables of the negamax solver, under
+each pruning setting; proofs are replayed against every defence."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from pipeline.games.base import GameSpec, GameState
+from pipeline.games.hex import apply_hex
+from pipeline.games.layout import BOARD, PLY, STONES, TO_MOVE, WINNER
+from pipeline.tactics import hex_dfpn as hd
+from pipeline.tactics import hex_solver as hs
+from pipeline.tactics.hex_connect import winning_connection
+from pipeline.tactics.hex_hsearch import BIT_HI, BIT_LO, FULL, SEMI, hsearch, must_play
+from pipeline.tactics.hex_solve import dfpn_opening_table, new_dfpn_table, prove_hex, winning_move
+from tests.unit.test_hex_tactics import (
+    cells_of,
+    centre_cells,
+    connected,
+    exhaustive_openings,
+    plain_value,
+    position,
+    random_position,
+)
+
+pytestmark = pytest.mark.unit
+
+LIMITS = hd.default_limits()
+SETTINGS_FLAGS = (
+    0,
+    hd.USE_INFERIOR,
+    hd.USE_HSEARCH,
+    hs.USE_VC,
+    hs.USE_VC | hs.USE_INFERIOR,
+    hd.USE_HSEARCH | hd.USE_INFERIOR,
+)
+
+# The 5x5 table of RESULTS.md (negamax solver, first part of issue 24); +1: the first
+# player wins by opening there.
+TABLE_5 = np.array(
+    [
+        [-1, -1, -1, -1, 1],
+        [-1, 1, 1, 1, 1],
+        [-1, 1, 1, 1, -1],
+        [1, 1, 1, 1, -1],
+        [1, -1, -1, -1, -1],
+    ]
+)
+
+
+def run_hsearch(s: np.ndarray, player: int, stop_at_semi: bool = False, limits: np.ndarray = LIMITS):
+    k = int(limits[1])
+    lo, hi, key = np.empty(k, np.uint64), np.empty(k, np.uint64), np.empty(k, np.int64)
+    status, count, clo, chi = hsearch(
+        s, np.int64(player), limits[0], limits[1], limits[2], bool(limits[3]), stop_at_semi, lo, hi, key
+    )
+    return int(status), int(count), (clo, chi), list(zip(lo[:count], hi[:count], key[:count], strict=True))
+
+
+def cells_in(n: int, lo, hi) -> list[int]:
+    return [c for c in range(n * n) if (int(lo) & int(BIT_LO[c])) or (int(hi) & int(BIT_HI[c]))]
+
+
+def joins_second(s: np.ndarray, n: int, player: int, carrier: list[int]) -> bool:
+    """Brute force: does `player` join its edges moving second, playing only inside
+    `carrier`, every other empty cell being the opponent's?"""
+    board = tuple(int(v) for v in s[BOARD : BOARD + n * n])
+    board = tuple(v if v or x in carrier else 2 - player for x, v in enumerate(board))
+
+    @functools.cache
+    def opp_to_move(b: tuple[int, ...]) -> bool:
+        if connected(b, n, player):
+            return True
+        empty = [x for x in carrier if b[x] == 0]
+        return bool(empty) and all(me_to_move((*b[:x], 2 - player, *b[x + 1 :])) for x in empty)
+
+    @functools.cache
+    def me_to_move(b: tuple[int, ...]) -> bool:
+        if connected(b, n, player):
+            return True
+        return any(opp_to_move((*b[:x], player + 1, *b[x + 1 :])) for x in carrier if b[x] == 0)
+
+    return opp_to_move(board)
+
+
+def with_stone(s: np.ndarray, n: int, cell: int, player: int) -> np.ndarray:
+    black = [int(x) for x in np.flatnonzero(s[BOARD : BOARD + n * n] == 1)]
+    white = [int(x) for x in np.flatnonzero(s[BOARD : BOARD + n * n] == 2)]
+    (black if player == 0 else white).append(cell)
+    return position(n, black, white, int(s[TO_MOVE]))
+
+
+# ---- H-search ------------------------------------------------------------------------------
+def test_hsearch_derives_the_bridge_to_the_edge_and_the_ziggurat():
+    spec = GameSpec.parse("hex:5")
+    # c2 and b4 with edge bridges: a VC between the edges whatever white does first.
+    s = position(5, cells_of(spec, "c2 b4"), [], to_move=1)
+    status, _, (lo, hi), _ = run_hsearch(s, 0)
+    assert status == FULL
+    assert joins_second(s, 5, 0, cells_in(5, lo, hi))
+    # The centre of 5x5: two ziggurats (16 cells), found by the AND and OR rules alone.
+    s = position(5, cells_of(spec, "c3"), [], to_move=1)
+    status, _, (lo, hi), _ = run_hsearch(s, 0)
+    assert status == FULL and len(cells_in(5, lo, hi)) <= 16
+    t = position(5, [], cells_of(spec, "c3"), to_move=0)
+    assert run_hsearch(t, 1)[0] == FULL
+    # One stone in the corner of 4x4 is no connection; the empty 3x3 board is an SC (the
+    # centre's two bridges to the edges), checked by brute force.
+    assert run_hsearch(position(4, [0], [], 1), 0)[0] != FULL
+    status, _, _, semis = run_hsearch(position(3, [], [], 0), 0)
+    assert status == SEMI and semis
+    for lo, hi, key in semis:
+        s = position(3, [int(key)], [], 1)
+        assert joins_second(s, 3, 0, [c for c in cells_in(3, lo, hi) if c != key])
+
+
+def test_without_empty_pairs_the_limits_still_find_ziggurats():
+    spec = GameSpec.parse("hex:5")
+    s = position(5, cells_of(spec, "c3"), [], to_move=1)
+    assert run_hsearch(s, 0, limits=hd.default_limits(8, 16, 4, False))[0] == FULL
+
+
+BRUTE_MAX = 11  # carriers up to this many cells are checked by brute force (fast enough)
+H_SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@H_SETTINGS
+@given(data=st.data(), n=st.sampled_from([3, 4, 5]))
+def test_hsearch_claims_are_real_connections(data, n):
+    """Every VC claimed between the edges is won by brute force inside its carrier alone,
+    the opponent moving first; every SC is won by playing its key, then inside its
+    carrier; the must-play region holds every move that does not lose at once."""
+    s = random_position(data, n, {3: 1, 4: 3, 5: 8}[n])
+    if s is None:
+        return
+    for player in (0, 1):
+        status, _count, (lo, hi), semis = run_hsearch(s, player)
+        if status == FULL:
+            if len(cells_in(n, lo, hi)) <= BRUTE_MAX:
+                assert joins_second(s, n, player, cells_in(n, lo, hi))
+                event("VC checked")
+            continue
+        for slo, shi, key in semis:
+            carrier = cells_in(n, slo, shi)
+            if len(carrier) > BRUTE_MAX + 1:
+                continue
+            assert key in carrier and s[BOARD + key] == 0
+            assert joins_second(with_stone(s, n, int(key), player), n, player, [c for c in carrier if c != key])
+        if semis:
+            event("SC")
+            # Outside the must-play region the opponent's move leaves a win to `player`.
+            _mp_status, rlo, rhi = must_play(s, np.int64(player), *LIMITS[:3], bool(LIMITS[3]))
+            region = cells_in(n, rlo, rhi)
+            outside = [c for c in range(n * n) if s[BOARD + c] == 0 and c not in region]
+            for c in outside[:3]:
+                t = with_stone(s, n, c, 1 - player)
+                t[TO_MOVE] = player
+                t[PLY] = t[STONES] + ((t[STONES] + player) % 2)
+                assert t[WINNER] < 0 and plain_value(t) == hs.WIN
+
+
+@H_SETTINGS
+@given(data=st.data(), n=st.sampled_from([4, 5, 6]))
+def test_hsearch_finds_every_bridge_and_ziggurat_chain(data, n):
+    """hex_connect's winning connections (bridges, edge templates) are found by H-search."""
+    s = random_position(data, n, 2)
+    if s is None:
+        return
+    carrier = np.zeros(n * n, dtype=np.bool_)
+    for player in (0, 1):
+        if winning_connection(s, player, carrier) == 1:
+            assert run_hsearch(s, player)[0] == FULL
+
+
+# ---- DFPN ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.parametrize("flags", SETTINGS_FLAGS)
+def test_openings_match_exhaustive_search(n, flags):
+    expected = exhaustive_openings(n)
+    got = dfpn_opening_table(n, 10**7, flags, tt=new_dfpn_table(16)).values
+    assert (got == expected).all()
+
+
+@pytest.mark.parametrize("flags", [hd.USE_HSEARCH, hd.DFPN_ALL, hs.USE_VC | hs.USE_INFERIOR | hd.USE_HSEARCH])
+def test_five_by_five_openings(flags):
+    table = dfpn_opening_table(5, 10**6, flags, tt=new_dfpn_table(18))
+    assert (table.values == TABLE_5).all()
+    assert all(table.values[r, c] == 1 for r, c in centre_cells(5))
+
+
+def test_five_by_five_symmetric_half_is_the_table():
+    table = dfpn_opening_table(5, 10**6, tt=new_dfpn_table(18), symmetric=True)
+    assert (table.values == TABLE_5).all()
+    assert (table.nodes[3:] == 0).all() and (table.nodes[:2] > 0).all()
+
+
+def test_six_by_six_centre_wins():
+    spec = GameSpec.parse("hex:6")
+    for r, c in centre_cells(6):
+        sol = prove_hex(spec.new_game().apply(r * 6 + c), 10**6)
+        assert sol is not None and sol.winner == 0 and sol.nodes < 20_000
+
+
+@H_SETTINGS
+@given(data=st.data(), n=st.sampled_from([4, 5]))
+def test_dfpn_value_is_the_exhaustive_value(data, n):
+    s = random_position(data, n, 3 if n == 4 else 9)
+    if s is None:
+        return
+    expected = plain_value(s)
+    for flags in (0, hd.USE_HSEARCH, hd.DFPN_ALL):
+        v, move, _ = hd.dfpn(s, np.int64(10**7), np.int64(flags), LIMITS, hd.centre_order(n), hd.new_tt(14))
+        assert v == expected, flags
+        if v == hs.WIN and move >= 0:  # the stored move wins
+            t = s.copy()
+            apply_hex(t, move)
+            assert t[WINNER] == s[TO_MOVE] or plain_value(t) == hs.LOSS
+
+
+def proof_holds(state: GameState, winner: int, tt, memo: dict) -> bool:
+    """The winner's solver moves against EVERY defence end in the winner's connection."""
+    if state.is_terminal:
+        return state.winner == winner
+    key = state.array[BOARD : BOARD + state.spec.cells].tobytes()
+    if key in memo:
+        return memo[key]
+    if state.current_player == winner:
+        move = winning_move(state, 10**6, tt=tt)
+        ok = move is not None and proof_holds(state.copy().apply(move), winner, tt, memo)
+    else:
+        legal = np.flatnonzero(state.legal_mask())
+        ok = all(proof_holds(state.copy().apply(int(a)), winner, tt, memo) for a in legal)
+    memo[key] = ok
+    return ok
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_proofs_replay_against_every_defence(n):
+    spec = GameSpec.parse(f"hex:{n}")
+    tt = new_dfpn_table(18)
+    for cell in range(n * n):
+        opened = spec.new_game().apply(cell)
+        sol = prove_hex(opened, 10**6, tt=tt)
+        assert sol is not None
+        assert proof_holds(opened, sol.winner, tt, {})
+
+
+@pytest.mark.parametrize("n", [5, 6])
+def test_principal_lines_end_in_the_winners_connection(n):
+    spec = GameSpec.parse(f"hex:{n}")
+    tt = new_dfpn_table(20)
+    for cell in range(0, n * n, 5 if n == 5 else 7):
+        opened = spec.new_game().apply(cell)
+        sol = prove_hex(opened, 10**6, tt=tt)
+        assert sol is not None and sol.line
+        replay = opened.copy()
+        for move in sol.line:
+            replay.apply(move)
+        assert replay.winner == sol.winner
+        assert (sol.move == sol.line[0]) if sol.winner == opened.current_player else sol.move is None
+
+
+def test_swap_as_the_second_move():
+    """With the pie rule the second player wins 3x3: every opening is swapped or answered."""
+    spec = GameSpec.parse("hex:3:swap")
+    for cell in range(9):
+        sol = prove_hex(spec.new_game().apply(cell), 10**5)
+        assert sol is not None and sol.winner == 1
+        replay = spec.new_game().apply(cell)
+        for move in sol.line:
+            replay.apply(move)
+        assert replay.winner == 1
+
+
+def test_budget_and_table_reuse():
+    spec = GameSpec.parse("hex:6")
+    opened = spec.new_game().apply(spec.parse_action("a3"))
+    assert prove_hex(opened, 5) is None  # five nodes settle nothing here
+    tt = new_dfpn_table(18)
+    first = prove_hex(opened, 10**6, tt=tt)
+    again = prove_hex(opened, 10**6, tt=tt)
+    assert first is not None and again is not None and again.winner == first.winner
+    assert again.nodes < first.nodes  # the proven root is in the table
+
+
+def test_rejects_other_games():
+    with pytest.raises(ValueError):
+        prove_hex(GameState(GameSpec.parse("gomoku:9")), 10)
