@@ -34,6 +34,7 @@ from pipeline.search.hex_forced import (
     hex_tactics_flags,
     hex_verdict,
 )
+from pipeline.search.hex_root_solver import HexRootSolver
 from pipeline.search.rng import make_rng
 from pipeline.search.root_guard import guard_root, guarded_visits
 from pipeline.search.tree import (
@@ -98,6 +99,13 @@ class SearchConfig(BaseModel):
         "pieces joined by '+' of inferior (dead and captured cells never children), connect (winning "
         "connections prove nodes), mustplay (the opponent's semi-connections narrow the children), "
         "bridge (the reply to a bridge intrusion takes half the prior)",
+    )
+    hex_root_solver_nodes: int = Field(
+        0,
+        ge=0,
+        description="Hex: after the search, DFPN with H-search at the root within this many nodes "
+        "(pipeline.search.hex_root_solver): a proven win is played (its visits become the only ones), a "
+        "proven loss keeps the search's move (0: off)",
     )
     reuse_tree: bool = True
     root: Literal["puct", "gumbel"] = Field(
@@ -440,6 +448,11 @@ class BatchedMCTS:
         # what the tree alone would leave: the pinned and recorded verdicts stay valid.
         self.guard_table = new_table(bits if config.tactics_root_nodes > 0 else 1)
         self.guard_work = empty.copy()
+        self.root_solver = (
+            HexRootSolver(spec.width, config.hex_root_solver_nodes)
+            if spec.kind == HEX and config.hex_root_solver_nodes > 0
+            else None
+        )
         self.gumbel = config.root == "gumbel"
         self.schedule = RootSchedule.empty(games, spec.num_actions if self.gumbel else 0, config.gumbel)
         self.overlap = overlap
@@ -547,6 +560,8 @@ class BatchedMCTS:
         else:
             self._pipelined(evaluator, active, target, noisy, halves)
         visits = np.stack([tree.root_visits(g) for g in range(self.games)])
+        if self.root_solver is not None:
+            self._solve_roots(active, visits)
         if self.tactics != TACTICS_OFF and cfg.tactics_root_nodes > 0:
             self._guard_roots(active, visits)
         return visits
@@ -719,6 +734,23 @@ class BatchedMCTS:
             self.grown += 1
         self.evaluations += n
         self.steps += 1
+
+    def _solve_roots(self, active: np.ndarray, visits: np.ndarray) -> None:
+        """Hex: the root solver (`pipeline.search.hex_root_solver`) for every active game;
+        a proven winning move is marked in the tree (so `best_action` takes it) and gets
+        all the visits (so sampling and training targets do too)."""
+        assert self.root_solver is not None
+        tree = self.tree
+        for g in np.flatnonzero(active):
+            if tree.node_int[g, 0, TERMINAL] != 0 or tree.node_int[g, 0, FIRST] < 0:
+                continue
+            move = self.root_solver.winning_move(self.roots[g], self.best_action(int(g)))
+            if move is None or move not in tree.node_int[g, tree.root_children(int(g)), ACTION]:
+                continue
+            prove_move(tree.node_int, tree.node_float, int(g), 0, move, SOLVED_WIN, False)
+            total = max(1, int(visits[g].sum()))
+            visits[g][:] = 0
+            visits[g][move] = total
 
     def _guard_roots(self, active: np.ndarray, visits: np.ndarray) -> None:
         """The root guard (`pipeline.search.root_guard`) for every active game; the visits

@@ -1,0 +1,99 @@
+"""The Hex root solver (SearchConfig.hex_root_solver_nodes, pipeline.search.hex_root_solver):
+a proven win is played, a proven loss keeps the search's move, off changes nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline.games.base import GameSpec
+from pipeline.games.hex import apply_hex
+from pipeline.games.layout import BOARD, TO_MOVE, WINNER
+from pipeline.search.evaluator import UniformEvaluator
+from pipeline.search.hex_root_solver import HexRootSolver
+from pipeline.search.mcts import BatchedMCTS, SearchConfig
+from pipeline.tactics import hex_solver as hs
+from tests.unit.test_hex_tactics import plain_value, position, random_position
+
+pytestmark = pytest.mark.unit
+
+
+def searched(spec: GameSpec, s: np.ndarray, nodes: int, simulations: int = 16) -> tuple[BatchedMCTS, np.ndarray]:
+    config = SearchConfig(simulations=simulations, hex_root_solver_nodes=nodes)
+    search = BatchedMCTS(spec, 1, config, seed=5)
+    search.reset(0, s.copy())
+    visits = search.search(UniformEvaluator(spec.num_actions), noise=False)
+    return search, visits[0]
+
+
+def wins(s: np.ndarray, action: int) -> bool:
+    child = s.copy()
+    apply_hex(child, action)
+    return child[WINNER] == s[TO_MOVE] or plain_value(child) == hs.LOSS
+
+
+# A 5x5 position (found by exhaustive search over random ones): black (to move) wins with
+# c3 only, so 16 uniform simulations seldom find it; after c3 white (to move) is lost.
+BLACK = ["d3", "e3", "a1"]
+WHITE = ["d5", "a2", "b2"]
+
+
+def hand_made(spec: GameSpec, extra_black: list[str], to_move: int) -> np.ndarray:
+    black = [spec.parse_action(x) for x in BLACK + extra_black]
+    return position(5, black, [spec.parse_action(x) for x in WHITE], to_move)
+
+
+def test_hand_made_positions_are_what_the_tests_need():
+    spec = GameSpec.parse("hex:5")
+    s = hand_made(spec, [], 0)
+    assert plain_value(s) == hs.WIN
+    assert [a for a in range(25) if s[BOARD + a] == 0 and wins(s, a)] == [spec.parse_action("c3")]
+    assert plain_value(hand_made(spec, ["c3"], 1)) == hs.LOSS
+
+
+def test_a_proven_win_is_played_and_gets_every_visit():
+    spec = GameSpec.parse("hex:5")
+    s = hand_made(spec, [], 0)
+    search, visits = searched(spec, s, nodes=100_000)
+    move = search.best_action(0)
+    assert wins(s, move)
+    assert search.tree.proven_win(0, move)
+    assert visits[move] == visits.sum() > 0
+    assert np.count_nonzero(visits) == 1
+    # Without the solver the search spreads its visits: the test can fail.
+    _, plain = searched(spec, s, nodes=0)
+    assert np.count_nonzero(plain) > 1
+
+
+def test_a_proven_loss_keeps_the_search_move():
+    spec = GameSpec.parse("hex:5")
+    s = hand_made(spec, ["c3"], 1)
+    assert plain_value(s) == hs.LOSS
+    with_solver, v1 = searched(spec, s, nodes=100_000)
+    without, v0 = searched(spec, s, nodes=0)
+    assert (v1 == v0).all()
+    assert with_solver.best_action(0) == without.best_action(0)
+
+
+def test_off_by_default():
+    spec = GameSpec.parse("hex:5")
+    assert SearchConfig().hex_root_solver_nodes == 0
+    assert BatchedMCTS(spec, 1, SearchConfig()).root_solver is None
+    assert BatchedMCTS(GameSpec.parse("gomoku:7:k5"), 1, SearchConfig(hex_root_solver_nodes=10)).root_solver is None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_solver_moves_are_winning_moves(data):
+    """On random 5x5 positions: a move is returned exactly when the mover wins, and it wins."""
+    s = random_position(data, 5, 8)
+    if s is None:
+        return
+    solver = HexRootSolver(5, 200_000, log2_table=14)
+    move = solver.winning_move(s, preferred=-1)
+    if plain_value(s) == hs.WIN:
+        assert move is not None and wins(s, move)
+    else:
+        assert move is None
