@@ -169,10 +169,11 @@ def test_hsearch_claims_are_real_connections(data, n):
 
 
 @H_SETTINGS
-@given(data=st.data(), n=st.sampled_from([4, 5, 6]))
+@given(data=st.data(), n=st.sampled_from([4, 5, 6, 9, 11]))
 def test_hsearch_finds_every_bridge_and_ziggurat_chain(data, n):
-    """hex_connect's winning connections (bridges, edge templates) are found by H-search."""
-    s = random_position(data, n, 2)
+    """hex_connect's winning connections (bridges, edge templates) are found by H-search,
+    on boards of one bitset word and of two (9x9, 11x11: cells past 63)."""
+    s = random_position(data, n, 2 if n < 9 else n * n // 4)
     if s is None:
         return
     carrier = np.zeros(n * n, dtype=np.bool_)
@@ -306,3 +307,22 @@ def test_budget_and_table_reuse():
 def test_rejects_other_games():
     with pytest.raises(ValueError):
         prove_hex(GameState(GameSpec.parse("gomoku:9")), 10)
+
+
+def test_eleven_by_eleven_chain_is_proven():
+    """A bridge chain down 11x11 (cells in both bitset words): a VC, so white to move is
+    lost at once; with black to move, a winning move keeps it."""
+    spec = GameSpec.parse("hex:11")
+    chain = cells_of(spec, "f2 e4 d6 c8 b10")
+    s = position(11, chain, cells_of(spec, "a1 k11"), to_move=1)
+    status, _, (lo, hi), _ = run_hsearch(s, 0)
+    assert status == FULL and any(c >= 64 for c in cells_in(11, lo, hi))
+    order = hd.centre_order(11)
+    v, _, nodes = hd.dfpn(s, np.int64(1000), np.int64(hd.DFPN_ALL), LIMITS, order, hd.new_tt(12))
+    assert v == hs.LOSS and nodes == 1
+    black = GameState(spec, position(11, chain, cells_of(spec, "a1 k11"), to_move=0))
+    move = winning_move(black, 1000, tt=new_dfpn_table(12))
+    assert move is not None
+    child = black.copy().apply(move)
+    v, _, _ = hd.dfpn(child.array, np.int64(1000), np.int64(hd.DFPN_ALL), LIMITS, order, hd.new_tt(12))
+    assert v == hs.LOSS
