@@ -88,7 +88,8 @@ def main() -> None:
     )
     centre = [(n // 2, n // 2)] if n % 2 else [(n // 2 - 1, n // 2), (n // 2, n // 2 - 1)]
     print("centre wins:", all(out[r, c] == 1 for r, c in centre))
-    print("symmetric under 180-degree rotation:", bool((out == out[::-1, ::-1]).all()))
+    symmetric = bool((out == out[::-1, ::-1]).all())
+    print("symmetric under 180-degree rotation:", symmetric, "(by construction)" if args.symmetric else "")
     unknown = [spec.action_name(int(x)) for x in np.flatnonzero(out.reshape(-1) == 0)]
     if unknown:
         print("unknown:", " ".join(unknown))
