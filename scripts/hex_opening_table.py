@@ -37,6 +37,8 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=2_000_000, help="node budget per opening")
     parser.add_argument("--symmetric", action="store_true", help="solve half the board, mirror the rest")
     parser.add_argument("--solver", choices=["dfpn", "negamax"], default="dfpn")
+    parser.add_argument("--cells", default="", help="solve only these openings (comma-separated, e.g. g7,f7)")
+    parser.add_argument("--second-half", action="store_true", help="solve only the half --symmetric leaves out")
     parser.add_argument("--log2-table", type=int, default=21, help="transposition table entries (log2)")
     parser.add_argument("--max-vc", type=int, default=16, help="H-search: full connections kept per pair")
     parser.add_argument("--max-sc", type=int, default=32, help="H-search: semi-connections kept per pair")
@@ -59,6 +61,7 @@ def main() -> None:
     # Compile outside the timings, then empty the table again.
     solve(spec.new_game().apply(0).array)
     table[0][:] = 0
+    only = {spec.parse_action(x) for x in args.cells.split(",") if x}
     out = np.zeros((n, n), dtype=np.int8)
     times = np.zeros((n, n))
     nodes = np.zeros((n, n), dtype=np.int64)
@@ -68,6 +71,8 @@ def main() -> None:
         twin = (n - 1 - r) * n + (n - 1 - c)
         if args.symmetric and twin < cell:
             out[r, c] = out.flat[twin]
+            continue
+        if (only and cell not in only) or (args.second_half and twin >= cell):
             continue
         opened = spec.new_game().apply(cell)
         t0 = time.perf_counter()
