@@ -12,6 +12,7 @@ import numpy as np
 from pipeline.games.hex import apply_hex, swap_legal
 from pipeline.games.layout import BOARD, TO_MOVE, WIDTH, WINNER
 from pipeline.tactics import hex_dfpn as hd
+from pipeline.tactics.hex_solve import check_dfpn_size
 from pipeline.tactics.hex_solver import LOSS, WIN
 
 
@@ -20,6 +21,7 @@ class HexRootSolver:
     estimates of real positions only) and its settings."""
 
     def __init__(self, size: int, budget: int, log2_table: int = 18):
+        check_dfpn_size(size)
         self.budget = np.int64(budget)
         self.flags = np.int64(hd.DFPN_ALL)
         self.limits = hd.default_limits()

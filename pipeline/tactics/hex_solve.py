@@ -14,7 +14,7 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.tactics import hex_dfpn as hd
 from pipeline.tactics import hex_solver as hs
 from pipeline.tactics.hex_connect import winning_connection
-from pipeline.tactics.hex_hsearch import FULL, hsearch
+from pipeline.tactics.hex_hsearch import FULL, MAX_SIDE, hsearch
 
 Table = tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -153,12 +153,19 @@ def hex_opening_table(
 DfpnTable = tuple[np.ndarray, ...]
 
 
+def check_dfpn_size(width: int) -> None:
+    """H-search's bitsets are two 64-bit words: boards up to 11x11."""
+    if width > MAX_SIDE:
+        raise ValueError(f"the DFPN solver handles Hex up to {MAX_SIDE}x{MAX_SIDE}, not {width}x{width}")
+
+
 def new_dfpn_table(log2_size: int = 20) -> DfpnTable:
     """A DFPN transposition table of 2**log2_size entries (about 50 bytes each)."""
     return hd.new_tt(log2_size)
 
 
 def _dfpn(state: GameState, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray) -> tuple[int, int, int]:
+    check_dfpn_size(state.spec.width)
     order = hd.centre_order(state.spec.width)
     v, move, nodes = hd.dfpn(state.array, np.int64(budget), np.int64(flags), limits, order, tt)
     return int(v), int(move), int(nodes)

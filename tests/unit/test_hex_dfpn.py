@@ -304,9 +304,11 @@ def test_budget_and_table_reuse():
     assert again.nodes < first.nodes  # the proven root is in the table
 
 
-def test_rejects_other_games():
+def test_rejects_other_games_and_boards_past_two_words():
     with pytest.raises(ValueError):
         prove_hex(GameState(GameSpec.parse("gomoku:9")), 10)
+    with pytest.raises(ValueError):
+        prove_hex(GameSpec.parse("hex:13").new_game(), 10)
 
 
 def test_eleven_by_eleven_chain_is_proven():
