@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pipeline.bench.search import centre_weighted
 from pipeline.games.base import GameSpec, GameState
 from pipeline.tactics.table import new_table
 from pipeline.tactics.vcf import vcf
@@ -45,19 +46,6 @@ def timed(solver, state: GameState, budget: int, depth: int, table: np.ndarray) 
     t0 = time.perf_counter()
     result, _, nodes = solver(state.array, np.int64(budget), np.int64(depth), table, pv)
     return int(result), int(nodes), (time.perf_counter() - t0) * 1e3
-
-
-def random_middle_game(spec: GameSpec, rng: np.random.Generator, stones: int) -> GameState | None:
-    state = spec.new_game()
-    for _ in range(stones):
-        legal = state.legal_actions()
-        r, c = np.divmod(legal, spec.width)
-        d = np.maximum(abs(r - spec.height // 2), abs(c - spec.width // 2))
-        p = 1.0 / (1.0 + d) ** 2
-        state.apply(int(rng.choice(legal, p=p / p.sum())))
-        if state.is_terminal:
-            return None
-    return state
 
 
 def main() -> None:
@@ -105,7 +93,7 @@ def main() -> None:
     rng = np.random.default_rng(0)
     for spec_text, stones in (("gomoku:15", 30), ("gomoku:15x15:k5:exact", 30), ("connect6:19", 31)):
         spec = GameSpec.parse(spec_text)
-        states = [s for s in (random_middle_game(spec, rng, stones) for _ in range(args.random)) if s is not None]
+        states = [s for s in (centre_weighted(spec, rng, stones) for _ in range(args.random)) if s is not None]
         for name, solver, depth in (("VCF", vcf, 40), ("VCT", vct, 8)):
             if spec.game == "connect6" and name == "VCT":
                 continue

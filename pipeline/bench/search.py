@@ -220,17 +220,24 @@ def clustered(spec: GameSpec, rng: np.random.Generator) -> GameState:
     near the centre, no winner and no threat on the board (a position with a four to
     answer is decided before any search, so it would time nothing)."""
     while True:
-        state = spec.new_game()
-        for _ in range(spec.cells // 10):
-            legal = state.legal_actions()
-            r, c = np.divmod(legal, spec.width)
-            d = np.maximum(abs(r - spec.height // 2), abs(c - spec.width // 2))
-            p = 1.0 / (1.0 + d) ** 2
-            state.apply(int(rng.choice(legal, p=p / p.sum())))
-            if state.is_terminal:
-                break
-        if not state.is_terminal and state.candidate_mask().sum() == state.legal_mask().sum():
+        state = centre_weighted(spec, rng, spec.cells // 10)
+        if state is not None and state.candidate_mask().sum() == state.legal_mask().sum():
             return state
+
+
+def centre_weighted(spec: GameSpec, rng: np.random.Generator, stones: int) -> GameState | None:
+    """`stones` random stones, each cell weighted 1/(1+d)^2 by its distance d from the
+    centre, as games gather there; None when the drawing ended the game."""
+    state = spec.new_game()
+    for _ in range(stones):
+        legal = state.legal_actions()
+        r, c = np.divmod(legal, spec.width)
+        d = np.maximum(abs(r - spec.height // 2), abs(c - spec.width // 2))
+        p = 1.0 / (1.0 + d) ** 2
+        state.apply(int(rng.choice(legal, p=p / p.sum())))
+        if state.is_terminal:
+            return None
+    return state
 
 
 def bench_training(
