@@ -586,14 +586,12 @@ class BatchedMCTS:
         deadline: float | None,
     ) -> None:
         """All active games in one batch a step: select, evaluate, expand, back up."""
-        tree = self.tree
         while True:
             self._prepare(active, target, noisy, timed)
             n = self._select(active, target, 0)
             if n > 0:
                 self._expand(0, n, *self._evaluate(evaluator, 0, n))
-            finished = (tree.node_int[:, 0, VISITS] >= target) | (tree.node_int[:, 0, TERMINAL] != 0) | ~active
-            if finished.all() or (deadline is not None and time.perf_counter() >= deadline):
+            if self._finished(active, target) or (deadline is not None and time.perf_counter() >= deadline):
                 break
 
     def _pipelined(
@@ -612,7 +610,6 @@ class BatchedMCTS:
         step expands A's games before B's): the random draws, the solvers' tables and so
         the trees are the lockstep's for the same leaf evaluations, whatever the threads'
         timing. Only the forward pass runs elsewhere, on its own slice of the buffers."""
-        tree = self.tree
         pool = self._forward_pool()
         # Half B's leaves go after the most half A can select.
         offsets = (0, int(halves[0].sum()) * self.config.leaves_per_step)
@@ -637,13 +634,18 @@ class BatchedMCTS:
                     break
                 # A root's visits count at selection, so this is the lockstep's test after
                 # the same step: a next step for both halves, or only the last expansions.
-                finished = (tree.node_int[:, 0, VISITS] >= target) | (tree.node_int[:, 0, TERMINAL] != 0) | ~active
-                running = not finished.all()
+                running = not self._finished(active, target)
         finally:
             # An error left a batch in flight: let it end before its buffers are reused.
             for pending in inflight:
                 if pending is not None:
                     pending[0].exception()
+
+    def _finished(self, active: np.ndarray, target: np.ndarray) -> bool:
+        """Every active root has its visits or is decided."""
+        tree = self.tree
+        done = (tree.node_int[:, 0, VISITS] >= target) | (tree.node_int[:, 0, TERMINAL] != 0) | ~active
+        return bool(done.all())
 
     def _forward_pool(self) -> ThreadPoolExecutor:
         """The forward thread, one per search object (a backend may keep per-thread state,
@@ -662,7 +664,6 @@ class BatchedMCTS:
                 left = int(target[g] - tree.node_int[g, 0, VISITS])
                 self._start_halving(int(g), bool(noisy[g]), cfg.simulations if timed else left)
             if timed:  # past the planned budget, the last phase goes on
-                sched = self.schedule
                 for g in np.flatnonzero(games & sched.ready & (sched.sim + cfg.leaves_per_step > sched.length)):
                     self._write_schedule(int(g), 2 * int(sched.length[g]) + cfg.leaves_per_step)
         elif noisy.any():
