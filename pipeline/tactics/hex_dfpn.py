@@ -33,7 +33,7 @@ from numba import njit
 from pipeline.games.hex import apply_hex, swap_legal, winning_cells
 from pipeline.games.layout import BOARD, TO_MOVE, WIDTH, WINNER
 from pipeline.tactics.hex_connect import must_play_region, winning_connection
-from pipeline.tactics.hex_hsearch import BIT_HI, BIT_LO, FULL, NONE, Z, hsearch, must_play
+from pipeline.tactics.hex_hsearch import BIT_HI, BIT_LO, FULL, NONE, Z, empty_bits, hsearch, must_play
 from pipeline.tactics.hex_patterns import fill_inferior
 from pipeline.tactics.hex_solver import LOSS, UNKNOWN, USE_INFERIOR, USE_VC, WIN, Z_SIDE, ZOBRIST, position_key
 
@@ -130,12 +130,7 @@ def evaluate(s, flags, limits):
             if marks[cell]:
                 return WIN, cell, Z, Z, False
     if swap_legal(s):
-        lo = Z
-        hi = Z
-        for cell in range(cells):
-            if s[BOARD + cell] == 0:
-                lo |= BIT_LO[cell]
-                hi |= BIT_HI[cell]
+        lo, hi = empty_bits(s)
         return UNKNOWN, -1, lo, hi, True
     t = s
     if (flags & USE_INFERIOR) != 0:

@@ -341,26 +341,31 @@ def hsearch(s, player, max_vc, max_sc, max_or, empty_pairs, stop_at_semi, sc_lo,
 
 
 @njit(cache=True, nogil=True)
+def empty_bits(s):
+    """The empty cells of board `s` as a two-word bitset (lo, hi)."""
+    lo = Z
+    hi = Z
+    for cell in range(s[WIDTH] * s[WIDTH]):
+        if s[BOARD + cell] == 0:
+            lo |= BIT_LO[cell]
+            hi |= BIT_HI[cell]
+    return lo, hi
+
+
+@njit(cache=True, nogil=True)
 def must_play(s, player, max_vc, max_sc, max_or, empty_pairs):
     """The opponent of `player` is to move. Return (status, lo, hi): FULL when `player`
     has a VC between its edges (the mover loses); else the must-play region, the
     intersection of the carriers of `player`'s SCs between its edges (all empty cells
     when it has none: status NONE). An empty region with status SEMI is a loss too (the
     OR rule over those SCs), which H-search's limits may not have combined."""
-    n = s[WIDTH]
-    cells = n * n
     sc_lo = np.empty(max_sc, dtype=np.uint64)
     sc_hi = np.empty(max_sc, dtype=np.uint64)
     sc_key = np.empty(max_sc, dtype=np.int64)
     status, count, lo, hi = hsearch(s, player, max_vc, max_sc, max_or, empty_pairs, False, sc_lo, sc_hi, sc_key)
     if status == FULL:
         return FULL, lo, hi
-    rlo = Z
-    rhi = Z
-    for cell in range(cells):
-        if s[BOARD + cell] == 0:
-            rlo |= BIT_LO[cell]
-            rhi |= BIT_HI[cell]
+    rlo, rhi = empty_bits(s)
     for i in range(count):
         rlo &= sc_lo[i]
         rhi &= sc_hi[i]
