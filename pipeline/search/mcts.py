@@ -449,7 +449,7 @@ class BatchedMCTS:
         self.guard_table = new_table(bits if config.tactics_root_nodes > 0 else 1)
         self.guard_work = empty.copy()
         self.root_solver = (
-            HexRootSolver(spec.width, config.hex_root_solver_nodes)
+            HexRootSolver(spec, config.hex_root_solver_nodes)
             if spec.kind == HEX and config.hex_root_solver_nodes > 0
             else None
         )

@@ -164,6 +164,21 @@ def new_dfpn_table(log2_size: int = 20) -> DfpnTable:
     return hd.new_tt(log2_size)
 
 
+def _tables(tt: DfpnTable | None, limits: np.ndarray | None, log2_size: int = 20) -> tuple[DfpnTable, np.ndarray]:
+    """The caller's DFPN table and H-search limits, or fresh ones."""
+    return (new_dfpn_table(log2_size) if tt is None else tt), (hd.default_limits() if limits is None else limits)
+
+
+def _keeps_win(state: GameState, action: int, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray) -> bool:
+    """Does `action` keep a win for the player to move (proven within `budget`)?"""
+    me = state.current_player
+    child = state.copy().apply(action)
+    if child.is_terminal:
+        return child.winner == me
+    v, _, _ = _dfpn(child, budget, flags, tt, limits)
+    return v == (hs.WIN if child.current_player == me else hs.LOSS)
+
+
 def _dfpn(state: GameState, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray) -> tuple[int, int, int]:
     check_dfpn_size(state.spec.width)
     order = hd.centre_order(state.spec.width)
@@ -200,9 +215,7 @@ def _dfpn_winning_move(state: GameState, budget: int, flags: int, tt: DfpnTable,
         if state.copy().apply(a).winner == me:
             return a
     for a in order:
-        child = state.copy().apply(a)
-        v, _, _ = _dfpn(child, budget, flags, tt, limits)
-        if v == (hs.LOSS if child.current_player != me else hs.WIN):
+        if _keeps_win(state, a, budget, flags, tt, limits):
             return a
     return None
 
@@ -213,16 +226,24 @@ def winning_move(
     flags: int = hd.DFPN_ALL,
     tt: DfpnTable | None = None,
     limits: np.ndarray | None = None,
+    preferred: int | None = None,
 ) -> int | None:
     """A proven winning move for the player to move, or None when the position is lost
-    or not solved within `budget` nodes (each solve's budget)."""
-    tt = new_dfpn_table() if tt is None else tt
-    limits = hd.default_limits() if limits is None else limits
+    or not solved within `budget` nodes (each solve's budget). `preferred` (a search's
+    choice) is returned when it keeps the win too."""
+    tt, limits = _tables(tt, limits)
     if state.is_terminal:
         return None
     v, move, _ = _dfpn(state, budget, flags, tt, limits)
     if v != hs.WIN:
         return None
+    if (
+        preferred is not None
+        and 0 <= preferred < state.spec.num_actions
+        and state.legal_mask()[preferred]
+        and _keeps_win(state, preferred, budget, flags, tt, limits)
+    ):
+        return preferred
     return move if move >= 0 else _dfpn_winning_move(state, budget, flags, tt, limits)
 
 
@@ -246,8 +267,7 @@ def dfpn_principal_line(
 ) -> list[int] | None:
     """Moves from `state` to the end of the game: the winner's proven by DFPN, the
     loser's its first candidates. None if some step was not proven within `budget`."""
-    tt = new_dfpn_table() if tt is None else tt
-    limits = hd.default_limits() if limits is None else limits
+    tt, limits = _tables(tt, limits)
     cur = state.copy()
     line: list[int] = []
     while not cur.is_terminal:
@@ -278,8 +298,7 @@ def prove_hex(
     None when that is not enough (solve_hex's result, from the stronger solver)."""
     if state.spec.game != "hex":
         raise ValueError(f"prove_hex needs a hex position, got {state.spec}")
-    tt = new_dfpn_table() if tt is None else tt
-    limits = hd.default_limits() if limits is None else limits
+    tt, limits = _tables(tt, limits)
     start = time.perf_counter()
     if state.is_terminal:
         return HexSolution(winner=int(state.winner), move=None, line=[], nodes=0, seconds=0.0)
@@ -324,8 +343,7 @@ def dfpn_opening_table(
     players' edges and so the game onto itself) is solved. `report(cell, value, nodes,
     seconds)` is called after each solve."""
     spec = GameSpec.parse(f"hex:{size}")
-    tt = new_dfpn_table(21) if tt is None else tt
-    limits = hd.default_limits() if limits is None else limits
+    tt, limits = _tables(tt, limits, 21)
     values = np.zeros((size, size), dtype=np.int8)
     nodes = np.zeros((size, size), dtype=np.int64)
     seconds = np.zeros((size, size))

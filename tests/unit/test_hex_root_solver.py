@@ -91,7 +91,7 @@ def test_solver_moves_are_winning_moves(data):
     s = random_position(data, 5, 8)
     if s is None:
         return
-    solver = HexRootSolver(5, 200_000, log2_table=14)
+    solver = HexRootSolver(GameSpec.parse("hex:5"), 200_000, log2_table=14)
     move = solver.winning_move(s, preferred=-1)
     if plain_value(s) == hs.WIN:
         assert move is not None and wins(s, move)
