@@ -1,0 +1,164 @@
+"""Perfect play where Hex is solved, checked by the solver: a player's games against an
+opponent, where before each of the player's moves the DFPN solver (pipeline.tactics.
+hex_solve) says whether the player to move has a proven win there.
+
+A perfect player (1) never loses a game whose first position of its own was a proven win
+(as the first player on 7x7, the empty board is one), and (2) as the second player wins
+every game the opponent's mistakes made winnable: once one of its positions is proven won,
+every later one must be too (the opponent cannot undo a lost position; only the player can
+drop the win). The checker's own table and budget are separate from the player's, so the
+check does not share the player's knowledge.
+
+The opponent's first `random_plies` moves are uniformly random (openings the opponent
+would not choose, and different games against a deterministic opponent); after that it
+plays its own moves."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pipeline.games.base import GameSpec, GameState
+from pipeline.players.base import Player
+from pipeline.tactics import hex_dfpn as hd
+from pipeline.tactics.hex_solve import check_dfpn_size, new_dfpn_table
+
+WIN, LOSS, UNKNOWN = 1, -1, 0
+
+
+class WinChecker:
+    """DFPN with H-search within `budget` nodes a position, one table kept between calls."""
+
+    def __init__(self, spec: GameSpec, budget: int, log2_table: int = 20):
+        if spec.game != "hex":
+            raise ValueError(f"perfect play is checked by the Hex solver, not for {spec}")
+        check_dfpn_size(spec.width)
+        self.budget = budget
+        self.limits = hd.default_limits()
+        self.order = hd.centre_order(spec.width)
+        self.tt = new_dfpn_table(log2_table)
+        self.solves = 0
+
+    def value(self, state: GameState) -> int:
+        """WIN or LOSS for the player to move, UNKNOWN when the budget did not settle it."""
+        self.solves += 1
+        v, _, _ = hd.dfpn(state.array, np.int64(self.budget), np.int64(hd.DFPN_ALL), self.limits, self.order, self.tt)
+        return int(v)
+
+
+@dataclass
+class CheckedGame:
+    """One game from the checked player's side. `values` holds the solver's verdict (WIN,
+    LOSS, UNKNOWN for the player to move) at each of the player's turns, by ply."""
+
+    index: int
+    player_first: bool
+    won: bool
+    moves: list[int]
+    values: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def winnable_ply(self) -> int | None:
+        """The first of the player's positions proven won for it."""
+        return next((p for p, v in sorted(self.values.items()) if v == WIN), None)
+
+    @property
+    def dropped_ply(self) -> int | None:
+        """The first of the player's positions after a proven win that is not proven won
+        (the win dropped by the player's move before it, or the checker's budget short:
+        then it is UNKNOWN, see `values`)."""
+        start = self.winnable_ply
+        if start is None:
+            return None
+        return next((p for p, v in sorted(self.values.items()) if p > start and v != WIN), None)
+
+    @property
+    def perfect(self) -> bool:
+        """Nothing the solver can hold against the player: no proven win dropped or lost."""
+        return self.winnable_ply is None or (self.won and self.dropped_ply is None)
+
+
+@dataclass
+class PerfectPlayReport:
+    player: str
+    opponent: str
+    games: list[CheckedGame]
+
+    def side(self, first: bool) -> list[CheckedGame]:
+        return [g for g in self.games if g.player_first == first]
+
+    def summary(self, first: bool) -> dict[str, int]:
+        games = self.side(first)
+        winnable = [g for g in games if g.winnable_ply is not None]
+        return {
+            "games": len(games),
+            "won": sum(g.won for g in games),
+            "lost": sum(not g.won for g in games),
+            "winnable": len(winnable),
+            "winnable_won": sum(g.won for g in winnable),
+            "dropped": sum(g.dropped_ply is not None for g in winnable),
+            "unknown_positions": sum(v == UNKNOWN for g in games for v in g.values.values()),
+        }
+
+    def describe(self) -> str:
+        lines = []
+        for first in (True, False):
+            s = self.summary(first)
+            if not s["games"]:
+                continue
+            side = "first" if first else "second"
+            lines.append(
+                f"{self.player} as {side} player vs {self.opponent}: {s['won']}-{s['lost']} in {s['games']} games; "
+                f"{s['winnable']} winnable (a position of its own proven won), {s['winnable_won']} of them won, "
+                f"{s['dropped']} with a win dropped; {s['unknown_positions']} positions the checker did not settle"
+            )
+        return "\n".join(lines)
+
+
+def play_checked(
+    spec: GameSpec,
+    player: Player,
+    opponent: Player,
+    games: int,
+    player_first: bool,
+    checker: WinChecker,
+    seed: int = 0,
+    random_plies: int = 0,
+) -> list[CheckedGame]:
+    """`games` games in lockstep (a net batches its evaluations across them), the player
+    first or second in all of them, each of the player's positions judged by `checker`."""
+    rng = np.random.default_rng(seed)
+    states = [spec.new_game() for _ in range(games)]
+    records = [CheckedGame(g, player_first, False, []) for g in range(games)]
+    player.start(spec, games, seed)
+    opponent.start(spec, games, seed + 1)
+    mine = 0 if player_first else 1
+    opponent_moves = [0] * games
+    live = set(range(games))
+    while live:
+        for side_is_player in (player_first, not player_first):
+            turn = sorted(g for g in live if (states[g].current_player == mine) == side_is_player)
+            if not turn:
+                continue
+            if side_is_player:
+                for g in turn:
+                    records[g].values[states[g].ply] = checker.value(states[g])
+                moves = player.choose(turn, [states[g] for g in turn])
+            else:
+                own = [g for g in turn if opponent_moves[g] >= random_plies]
+                chosen = dict(zip(own, opponent.choose(own, [states[g] for g in own]) if own else [], strict=True))
+                for g in turn:
+                    if g not in chosen:
+                        chosen[g] = int(rng.choice([a for a in states[g].legal_actions() if a < spec.cells]))
+                    opponent_moves[g] += 1
+                moves = [chosen[g] for g in turn]
+            for g, a in zip(turn, moves, strict=True):
+                states[g].apply(int(a))
+                records[g].moves.append(int(a))
+                player.observe(g, states[g], int(a))
+                opponent.observe(g, states[g], int(a))
+                if states[g].is_terminal:
+                    records[g].won = states[g].winner == mine
+                    live.discard(g)
+    return records

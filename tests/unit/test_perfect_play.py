@@ -1,0 +1,64 @@
+"""Perfect play checked by the solver (pipeline.match.perfect_play): on 5x5, where the
+solver settles every position at once, a uniform prior with the root solver plays
+perfectly; the same search without the solver drops wins, which the checker sees."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.games.base import GameSpec
+from pipeline.match.perfect_play import LOSS, UNKNOWN, WIN, CheckedGame, PerfectPlayReport, WinChecker, play_checked
+from pipeline.players.search import NetPlayer, RandomPlayer
+from pipeline.search.evaluator import UniformEvaluator
+from pipeline.search.mcts import SearchConfig
+
+pytestmark = pytest.mark.unit
+
+SPEC = GameSpec.parse("hex:5")
+
+
+def uniform(nodes: int) -> NetPlayer:
+    return NetPlayer(UniformEvaluator(SPEC.num_actions), SearchConfig(simulations=8, hex_root_solver_nodes=nodes))
+
+
+def report(nodes: int, first: bool, games: int = 12) -> PerfectPlayReport:
+    checker = WinChecker(SPEC, 100_000)
+    records = play_checked(SPEC, uniform(nodes), RandomPlayer(), games, first, checker, seed=3, random_plies=1)
+    return PerfectPlayReport("uniform", "random", records)
+
+
+def test_the_checker_knows_the_5x5_openings():
+    checker = WinChecker(SPEC, 100_000)
+    assert checker.value(SPEC.new_game()) == WIN  # the first player wins Hex
+    assert checker.value(SPEC.new_game().apply("c3")) == LOSS  # the centre wins on 5x5
+    assert checker.value(SPEC.new_game().apply("a1")) == WIN  # a1 loses (the 5x5 table)
+
+
+def test_the_root_solver_plays_perfectly_as_first_and_second_player():
+    for first in (True, False):
+        r = report(100_000, first)
+        s = r.summary(first)
+        assert s["games"] == 12 and s["unknown_positions"] == 0
+        assert s["winnable"] > 0
+        assert s["winnable_won"] == s["winnable"] and s["dropped"] == 0
+        assert all(g.perfect for g in r.games)
+    assert report(100_000, True).summary(True)["lost"] == 0  # the empty board is a proven win
+
+
+def test_without_the_solver_the_checker_sees_wins_dropped():
+    r = report(0, True)
+    s = r.summary(True)
+    assert s["winnable"] == 12  # every game starts from the empty board, a proven win
+    assert s["dropped"] > 0
+    assert not all(g.perfect for g in r.games)
+
+
+def test_a_game_record_reads_its_verdicts():
+    g = CheckedGame(0, False, False, [], {1: LOSS, 3: WIN, 5: UNKNOWN, 7: WIN})
+    assert g.winnable_ply == 3 and g.dropped_ply == 5 and not g.perfect
+    assert CheckedGame(1, False, False, [], {1: LOSS, 3: LOSS}).perfect  # lost from the start: no fault
+
+
+def test_only_hex_is_checked():
+    with pytest.raises(ValueError, match="Hex solver"):
+        WinChecker(GameSpec.parse("gomoku:9"), 1000)
