@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pipeline.match.evaluation import model_spec
 from pipeline.match.perfect_play import PerfectPlayReport, WinChecker, play_checked
-from pipeline.players.factory import make_player
+from pipeline.players.factory import PLAY_SOLVER_NODES, make_player
 from pipeline.search.mcts import SearchConfig
 
 
@@ -30,7 +30,12 @@ def main() -> None:
     parser.add_argument("--vs", nargs="+", default=["pure:1000", "random"])
     parser.add_argument("--games", type=int, default=100, help="games a side against each opponent")
     parser.add_argument("--simulations", type=int, default=200)
-    parser.add_argument("--solver-nodes", type=int, default=20_000, help="the champion's root solver budget")
+    parser.add_argument(
+        "--solver-nodes",
+        type=int,
+        default=PLAY_SOLVER_NODES,
+        help="the champion's root solver budget (what zero evaluate, htp and the web app use on 7x7)",
+    )
     parser.add_argument("--check-nodes", type=int, default=200_000, help="the checker's budget a position")
     parser.add_argument("--random-plies", type=int, default=1)
     parser.add_argument("--sides", choices=["both", "first", "second"], default="both")

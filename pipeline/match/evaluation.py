@@ -15,9 +15,8 @@ from pathlib import Path
 from pipeline.games.base import GameSpec
 from pipeline.match.arena import MatchResult, PlayerDropped, play_match, result_of
 from pipeline.players.base import Player
-from pipeline.players.factory import make_player
+from pipeline.players.factory import make_player, play_search
 from pipeline.players.models import checkpoint_game
-from pipeline.search.mcts import SearchConfig
 
 SHOWN_PROOFS = 3  # proofs `describe` lists; the JSON has every one
 
@@ -51,7 +50,7 @@ class Evaluation:
         """Load both players; CheckpointError or ValueError for a model or opponent that
         cannot play. `tactics` overrides the searches' threat solvers (off, vcf, vct)."""
         spec = model_spec(model, board)
-        search = SearchConfig(simulations=simulations)
+        search = play_search(spec, simulations)
         if tactics is not None:
             search = search.model_copy(update={"tactics": tactics})
         player = make_player(str(model), spec, search)

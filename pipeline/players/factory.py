@@ -27,6 +27,21 @@ from pipeline.search.mcts import SearchConfig
 ModelLoader = Callable[[Path, GameSpec], PolicyValueNet | QNetwork]
 
 
+# Hex boards this small are solved, and the DFPN solver (pipeline.search.hex_root_solver)
+# proves their middle games in well under a second with its table kept between moves:
+# there a net that plays for people or judges plays perfectly wherever the solver reaches.
+# On 8x8 an unproven position costs tens of seconds at this budget, so the solver stays off.
+SOLVED_HEX_SIDE = 7
+PLAY_SOLVER_NODES = 20_000
+
+
+def play_search(spec: GameSpec, simulations: int) -> SearchConfig:
+    """The search of a net that plays a match, a protocol or the web app: `simulations` a
+    move, and on Hex up to SOLVED_HEX_SIDE the root solver at PLAY_SOLVER_NODES."""
+    solver = PLAY_SOLVER_NODES if spec.game == "hex" and spec.width <= SOLVED_HEX_SIDE else 0
+    return SearchConfig(simulations=simulations, hex_root_solver_nodes=solver)
+
+
 def pure_text(playouts: int) -> str:
     return f"pure:{playouts}"
 
@@ -103,5 +118,5 @@ def protocol_player(
     text = pure_text(playouts) if model is None else str(model)
     target = net_game or spec
     return make_player(
-        text, spec, SearchConfig(simulations=simulations), reuse=True, load=lambda path, _: load_model(path, target)
+        text, spec, play_search(spec, simulations), reuse=True, load=lambda path, _: load_model(path, target)
     )

@@ -17,10 +17,9 @@ from pipeline.players.base import Player
 from pipeline.players.classical import GAMES as CLASSICAL_GAMES
 from pipeline.players.discovery import ModelEntry, can_play
 from pipeline.players.engines import EngineConfig, EnginePlayer
-from pipeline.players.factory import make_player
+from pipeline.players.factory import make_player, play_search
 from pipeline.players.models import load_model
 from pipeline.players.search import PurePlayer
-from pipeline.search.mcts import SearchConfig
 from pipeline.serve.errors import ServeError
 
 # The classical depths offered: a move takes about 0.005 s (depth 1) to 0.05 s (depth 4)
@@ -115,7 +114,7 @@ class Models:
         return make_player(
             str(entry.path),
             spec,
-            SearchConfig(simulations=budget),
+            play_search(spec, budget),
             name=entry.id,
             load=lambda _, s: self.model(entry, s),
         )

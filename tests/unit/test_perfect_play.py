@@ -4,10 +4,14 @@ perfectly; the same search without the solver drops wins, which the checker sees
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pipeline.games.base import GameSpec
+from pipeline.match.evaluation import Evaluation
 from pipeline.match.perfect_play import LOSS, UNKNOWN, WIN, CheckedGame, PerfectPlayReport, WinChecker, play_checked
+from pipeline.players.factory import PLAY_SOLVER_NODES, play_search, protocol_player
 from pipeline.players.search import NetPlayer, RandomPlayer
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import SearchConfig
@@ -15,6 +19,7 @@ from pipeline.search.mcts import SearchConfig
 pytestmark = pytest.mark.unit
 
 SPEC = GameSpec.parse("hex:5")
+HEX7 = Path(__file__).resolve().parents[2] / "models" / "pretrained" / "hex-7x7.pt"
 
 
 def uniform(nodes: int) -> NetPlayer:
@@ -62,3 +67,14 @@ def test_a_game_record_reads_its_verdicts():
 def test_only_hex_is_checked():
     with pytest.raises(ValueError, match="Hex solver"):
         WinChecker(GameSpec.parse("gomoku:9"), 1000)
+
+
+def test_front_ends_play_solved_hex_boards_with_the_root_solver():
+    assert play_search(GameSpec.parse("hex:7"), 50).hex_root_solver_nodes == PLAY_SOLVER_NODES
+    assert play_search(GameSpec.parse("hex:5"), 50).simulations == 50
+    for text in ("hex:8", "hex:11:swap", "gomoku:7:k4", "connect6:10"):
+        assert play_search(GameSpec.parse(text), 50).hex_root_solver_nodes == 0  # too slow there, or not Hex
+    seven = Evaluation.setup(HEX7, "random", simulations=8)
+    assert seven.player.config.hex_root_solver_nodes == PLAY_SOLVER_NODES
+    on_protocol = protocol_player(GameSpec.parse("hex:7"), HEX7, simulations=8)
+    assert on_protocol.config.hex_root_solver_nodes == PLAY_SOLVER_NODES
