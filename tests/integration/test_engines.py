@@ -23,7 +23,7 @@ from pipeline.match.sprt import SPRTConfig
 from pipeline.nets.checkpoint import save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.players.base import Forfeit
-from pipeline.players.factory import make_player
+from pipeline.players.factory import make_player, play_search
 from pipeline.players.search import PurePlayer
 from pipeline.runtime.workspace import Paths
 from pipeline.search.mcts import SearchConfig
@@ -110,12 +110,13 @@ def test_our_engine_in_another_process_plays_as_the_model_in_process(protocol, t
     engine = make_player(
         f"{protocol}[turn=30,startup=120]:{BIN / 'zero'} {command} --model {model} --simulations 12", spec
     )
+    search = play_search(spec, 12)  # what the engine plays: on small Hex, the root solver too
     try:
         # A full match each way: the engine second in game 0, first in game 1.
-        records, moves = moves_of(spec, make_player(model, spec, SEARCH), engine)
+        records, moves = moves_of(spec, make_player(model, spec, search), engine)
     finally:
         engine.close()
-    same, same_moves = moves_of(spec, make_player(model, spec, SEARCH), make_player(model, spec, SEARCH))
+    same, same_moves = moves_of(spec, make_player(model, spec, search), make_player(model, spec, search))
     assert [r.reason for r in records] == ["", ""]
     assert [r.player_first for r in records] == [True, False]
     assert moves == same_moves  # the very games the model plays against itself in-process
