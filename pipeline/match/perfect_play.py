@@ -23,9 +23,7 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.players.base import Player
 from pipeline.tactics import hex_dfpn as hd
 from pipeline.tactics.hex_solve import check_dfpn_size, new_dfpn_table
-from pipeline.tactics.hex_solver import LOSS, UNKNOWN, WIN
-
-__all__ = ["LOSS", "UNKNOWN", "WIN", "CheckedGame", "PerfectPlayReport", "WinChecker", "play_checked"]
+from pipeline.tactics.hex_solver import UNKNOWN, WIN
 
 
 class WinChecker:

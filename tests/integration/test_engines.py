@@ -26,7 +26,6 @@ from pipeline.players.base import Forfeit
 from pipeline.players.factory import make_player, play_search
 from pipeline.players.search import PurePlayer
 from pipeline.runtime.workspace import Paths
-from pipeline.search.mcts import SearchConfig
 from pipeline.stages import evaluate
 from pipeline.stages.init import run_init
 from pipeline.stages.interface import StageContext
@@ -38,7 +37,6 @@ pytestmark = pytest.mark.integration
 FAKES = Path(__file__).resolve().parents[1] / "engines"
 GOMOKU = GameSpec(game="gomoku", size=7, k=5)
 HEX = GameSpec(game="hex", size=5)
-SEARCH = SearchConfig(simulations=12)
 
 
 class Recorder:

@@ -10,11 +10,12 @@ import pytest
 
 from pipeline.games.base import GameSpec
 from pipeline.match.evaluation import Evaluation
-from pipeline.match.perfect_play import LOSS, UNKNOWN, WIN, CheckedGame, PerfectPlayReport, WinChecker, play_checked
+from pipeline.match.perfect_play import CheckedGame, PerfectPlayReport, WinChecker, play_checked
 from pipeline.players.factory import PLAY_SOLVER_NODES, play_search, protocol_player
 from pipeline.players.search import NetPlayer, RandomPlayer
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import SearchConfig
+from pipeline.tactics.hex_solver import LOSS, UNKNOWN, WIN
 
 pytestmark = pytest.mark.unit
 
