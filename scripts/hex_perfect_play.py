@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pipeline.match.evaluation import model_spec
 from pipeline.match.perfect_play import PerfectPlayReport, WinChecker, play_checked
-from pipeline.players.factory import PLAY_SOLVER_NODES, make_player
+from pipeline.players.factory import PLAY_SOLVER_EMPTY_CELLS, PLAY_SOLVER_NODES, make_player
 from pipeline.search.mcts import SearchConfig
 
 
@@ -34,7 +34,13 @@ def main() -> None:
         "--solver-nodes",
         type=int,
         default=PLAY_SOLVER_NODES,
-        help="the champion's root solver budget (what zero evaluate, htp and the web app use on 7x7)",
+        help="the champion's root solver budget (what zero evaluate, htp and the web app use up to 8x8)",
+    )
+    parser.add_argument(
+        "--solver-empty-cells",
+        type=int,
+        default=PLAY_SOLVER_EMPTY_CELLS,
+        help="the root solver waits until at most this many cells are empty (as in zero evaluate)",
     )
     parser.add_argument("--check-nodes", type=int, default=200_000, help="the checker's budget a position")
     parser.add_argument("--random-plies", type=int, default=1)
@@ -43,7 +49,11 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None, help="write every game here")
     args = parser.parse_args()
     spec = model_spec(args.model, args.board)
-    search = SearchConfig(simulations=args.simulations, hex_root_solver_nodes=args.solver_nodes)
+    search = SearchConfig(
+        simulations=args.simulations,
+        hex_root_solver_nodes=args.solver_nodes,
+        hex_root_solver_empty_cells=args.solver_empty_cells,
+    )
     checker = WinChecker(spec, args.check_nodes)
     sides = {"both": (True, False), "first": (True,), "second": (False,)}[args.sides]
     out = []
@@ -71,7 +81,8 @@ def main() -> None:
                 ],
             }
         )
-    print(f"{spec}: {checker.solves} positions checked at {args.check_nodes} nodes")
+    judged = sum(len(g["values"]) for o in out for g in o["games"])
+    print(f"{spec}: {judged} positions judged, {checker.solves} distinct ones solved at {args.check_nodes} nodes")
     if args.json:
         args.json.write_text(json.dumps(out))
 

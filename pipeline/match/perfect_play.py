@@ -27,7 +27,9 @@ from pipeline.tactics.hex_solver import UNKNOWN, WIN
 
 
 class WinChecker:
-    """DFPN with H-search within `budget` nodes a position, one table kept between calls."""
+    """DFPN with H-search within `budget` nodes a position, one table kept between calls.
+    Each position's verdict is kept too: a deterministic champion reaches the same opening
+    positions in game after game, and those (unproven on 8x8) cost the whole budget each."""
 
     def __init__(self, spec: GameSpec, budget: int, log2_table: int = 20):
         if spec.game != "hex":
@@ -38,12 +40,18 @@ class WinChecker:
         self.order = hd.centre_order(spec.width)
         self.tt = new_dfpn_table(log2_table)
         self.solves = 0
+        self.verdicts: dict[bytes, int] = {}
 
     def value(self, state: GameState) -> int:
         """WIN or LOSS for the player to move, UNKNOWN when the budget did not settle it."""
-        self.solves += 1
-        v, _, _ = hd.dfpn(state.array, np.int64(self.budget), np.int64(hd.DFPN_ALL), self.limits, self.order, self.tt)
-        return int(v)
+        key = state.array.tobytes()
+        if key not in self.verdicts:
+            self.solves += 1
+            v, _, _ = hd.dfpn(
+                state.array, np.int64(self.budget), np.int64(hd.DFPN_ALL), self.limits, self.order, self.tt
+            )
+            self.verdicts[key] = int(v)
+        return self.verdicts[key]
 
 
 @dataclass

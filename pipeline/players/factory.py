@@ -30,16 +30,21 @@ ModelLoader = Callable[[Path, GameSpec], PolicyValueNet | QNetwork]
 # Hex boards this small are solved, and the DFPN solver (pipeline.search.hex_root_solver)
 # proves their middle games in well under a second with its table kept between moves:
 # there a net that plays for people or judges plays perfectly wherever the solver reaches.
-# On 8x8 an unproven position costs tens of seconds at this budget, so the solver stays off.
-SOLVED_HEX_SIDE = 7
+# An unproven position costs the whole budget (about 20 s on 8x8), and 8x8 openings are out
+# of its reach, so the solver waits until at most PLAY_SOLVER_EMPTY_CELLS cells are empty
+# (on 7x7, every move; on 8x8, from the 15th stone).
+SOLVED_HEX_SIDE = 8
 PLAY_SOLVER_NODES = 20_000
+PLAY_SOLVER_EMPTY_CELLS = 50
 
 
 def play_search(spec: GameSpec, simulations: int) -> SearchConfig:
     """The search of a net that plays a match, a protocol or the web app: `simulations` a
     move, and on Hex up to SOLVED_HEX_SIDE the root solver at PLAY_SOLVER_NODES."""
     solver = PLAY_SOLVER_NODES if spec.game == "hex" and spec.width <= SOLVED_HEX_SIDE else 0
-    return SearchConfig(simulations=simulations, hex_root_solver_nodes=solver)
+    return SearchConfig(
+        simulations=simulations, hex_root_solver_nodes=solver, hex_root_solver_empty_cells=PLAY_SOLVER_EMPTY_CELLS
+    )
 
 
 def pure_text(playouts: int) -> str:

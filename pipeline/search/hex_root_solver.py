@@ -3,6 +3,7 @@ H-search (pipeline.tactics.hex_dfpn) within a node budget (`SearchConfig.
 hex_root_solver_nodes`). A proven win is played: the search's own move when the solver
 proves that it wins too, else the solver's. A proven loss, or no proof within the budget,
 leaves the search's move (against a fallible opponent the search's move is the best try).
+With `empty_cells` set, the solver waits until no more cells than that are empty.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ class HexRootSolver:
     """The solver's table (kept between moves: it holds proven values and proof-number
     estimates of real positions only) and its settings."""
 
-    def __init__(self, spec: GameSpec, budget: int, log2_table: int = 18):
+    def __init__(self, spec: GameSpec, budget: int, empty_cells: int | None = None, log2_table: int = 18):
         check_dfpn_size(spec.width)
         self.spec = spec
         self.budget = budget
+        self.empty_cells = spec.cells if empty_cells is None else empty_cells
         self.limits = hd.default_limits()
         self.tt = new_dfpn_table(log2_table)
 
@@ -29,4 +31,6 @@ class HexRootSolver:
         """A proven winning move at `state` (the search's `preferred` when it is one), or
         None when the position is lost or not proven within the budget."""
         position = GameState(self.spec, state.copy())
+        if np.count_nonzero(position.board() == 0) > self.empty_cells:
+            return None
         return winning_move(position, self.budget, hd.DFPN_ALL, self.tt, self.limits, preferred)

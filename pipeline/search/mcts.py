@@ -107,6 +107,12 @@ class SearchConfig(BaseModel):
         "(pipeline.search.hex_root_solver): a proven win is played (its visits become the only ones), a "
         "proven loss keeps the search's move (0: off)",
     )
+    hex_root_solver_empty_cells: int | None = Field(
+        None,
+        ge=0,
+        description="Hex: the root solver runs only once at most this many cells are empty (None: at every "
+        "move); before that a position seldom falls within the budget, and each try costs all of it",
+    )
     reuse_tree: bool = True
     root: Literal["puct", "gumbel"] = Field(
         "puct",
@@ -449,7 +455,7 @@ class BatchedMCTS:
         self.guard_table = new_table(bits if config.tactics_root_nodes > 0 else 1)
         self.guard_work = empty.copy()
         self.root_solver = (
-            HexRootSolver(spec, config.hex_root_solver_nodes)
+            HexRootSolver(spec, config.hex_root_solver_nodes, config.hex_root_solver_empty_cells)
             if spec.kind == HEX and config.hex_root_solver_nodes > 0
             else None
         )

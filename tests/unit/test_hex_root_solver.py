@@ -20,8 +20,10 @@ from tests.unit.test_hex_tactics import plain_value, position, random_position
 pytestmark = pytest.mark.unit
 
 
-def searched(spec: GameSpec, s: np.ndarray, nodes: int, simulations: int = 16) -> tuple[BatchedMCTS, np.ndarray]:
-    config = SearchConfig(simulations=simulations, hex_root_solver_nodes=nodes)
+def searched(
+    spec: GameSpec, s: np.ndarray, nodes: int, simulations: int = 16, empty_cells: int | None = None
+) -> tuple[BatchedMCTS, np.ndarray]:
+    config = SearchConfig(simulations=simulations, hex_root_solver_nodes=nodes, hex_root_solver_empty_cells=empty_cells)
     search = BatchedMCTS(spec, 1, config, seed=5)
     search.reset(0, s.copy())
     visits = search.search(UniformEvaluator(spec.num_actions), noise=False)
@@ -65,6 +67,15 @@ def test_a_proven_win_is_played_and_gets_every_visit():
     # Without the solver the search spreads its visits: the test can fail.
     _, plain = searched(spec, s, nodes=0)
     assert np.count_nonzero(plain) > 1
+
+
+def test_the_solver_waits_for_the_empty_cells_it_is_given():
+    spec = GameSpec.parse("hex:5")
+    s = hand_made(spec, [], 0)  # 19 empty cells, black wins with c3 only
+    for empty_cells, solved in ((18, False), (19, True)):
+        search, visits = searched(spec, s, nodes=100_000, empty_cells=empty_cells)
+        assert (np.count_nonzero(visits) == 1) == solved
+        assert search.tree.proven_win(0, spec.parse_action("c3")) == solved
 
 
 def test_a_proven_loss_keeps_the_search_move():

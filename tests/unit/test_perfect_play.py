@@ -11,7 +11,7 @@ import pytest
 from pipeline.games.base import GameSpec
 from pipeline.match.evaluation import Evaluation
 from pipeline.match.perfect_play import CheckedGame, PerfectPlayReport, WinChecker, play_checked
-from pipeline.players.factory import PLAY_SOLVER_NODES, play_search, protocol_player
+from pipeline.players.factory import PLAY_SOLVER_EMPTY_CELLS, PLAY_SOLVER_NODES, play_search, protocol_player
 from pipeline.players.search import NetPlayer, RandomPlayer
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import SearchConfig
@@ -65,15 +65,27 @@ def test_a_game_record_reads_its_verdicts():
     assert CheckedGame(1, False, False, [], {1: LOSS, 3: LOSS}).perfect  # lost from the start: no fault
 
 
+def test_the_checker_solves_a_position_once():
+    checker = WinChecker(SPEC, 100_000)
+    centre = SPEC.new_game().apply("c3")
+    assert checker.value(centre) == LOSS and checker.solves == 1
+    assert checker.value(SPEC.new_game().apply("c3")) == LOSS and checker.solves == 1  # the same position again
+    assert checker.value(SPEC.new_game().apply("a1")) == WIN and checker.solves == 2
+
+
 def test_only_hex_is_checked():
     with pytest.raises(ValueError, match="Hex solver"):
         WinChecker(GameSpec.parse("gomoku:9"), 1000)
 
 
 def test_front_ends_play_solved_hex_boards_with_the_root_solver():
-    assert play_search(GameSpec.parse("hex:7"), 50).hex_root_solver_nodes == PLAY_SOLVER_NODES
+    for text in ("hex:7", "hex:8"):
+        search = play_search(GameSpec.parse(text), 50)
+        assert search.hex_root_solver_nodes == PLAY_SOLVER_NODES
+        assert search.hex_root_solver_empty_cells == PLAY_SOLVER_EMPTY_CELLS
+    assert PLAY_SOLVER_EMPTY_CELLS >= 49  # every 7x7 move
     assert play_search(GameSpec.parse("hex:5"), 50).simulations == 50
-    for text in ("hex:8", "hex:11:swap", "gomoku:7:k4", "connect6:10"):
+    for text in ("hex:9", "hex:11:swap", "gomoku:7:k4", "connect6:10"):
         assert play_search(GameSpec.parse(text), 50).hex_root_solver_nodes == 0  # too slow there, or not Hex
     seven = Evaluation.setup(HEX7, "random", simulations=8)
     assert seven.player.config.hex_root_solver_nodes == PLAY_SOLVER_NODES
