@@ -180,6 +180,7 @@ def game_positions(game: GameInFlight, winner: int | None) -> Positions | None:
         z=np.array([0 if winner is None else (1 if r.mover == winner else -1) for r in rec], dtype=np.int8),
         game_id=np.full(len(rec), game.game_id, dtype=np.int32),
         ply=np.array([r.ply for r in rec], dtype=np.int16),
+        plies_left=np.array([game.state.ply - r.ply for r in rec], dtype=np.int16),
     )
 
 

@@ -6,6 +6,8 @@ A shard is one compressed `.npz` file holding
   z        int8    [n]           final result for the player to move: +1, 0, -1
   game_id  int32   [n]           game index within the shard
   ply      int16   [n]           move number within the game
+  plies_left int16 [n]           moves from this position to the game's end (1: the mover
+                                 ends it); optional, older shards lack it (read as 0: unknown)
   header   str (0-d)             JSON: format, game spec, generation, model hash,
                                  simulations, seed, games, positions
 Shards are written atomically (temp file in the same directory, fsync, rename), so a
@@ -27,6 +29,7 @@ from pipeline.runtime.atomic import atomic_file
 
 FORMAT = "zero-replay/1"
 KEYS = ("obs", "pi", "z", "game_id", "ply", "header")
+PLIES_LEFT = "plies_left"  # optional: shards written before it read as unknown
 GEN_DIR = re.compile(r"^gen-(\d{4,})$")
 
 
@@ -44,6 +47,11 @@ class Positions:
     game_id: np.ndarray
     ply: np.ndarray
     header: dict[str, Any] = field(default_factory=dict)
+    plies_left: np.ndarray | None = None  # None: unknown (0 for each position)
+
+    def __post_init__(self) -> None:
+        if self.plies_left is None:
+            self.plies_left = np.zeros(len(self.z), dtype=np.int16)
 
     def __len__(self) -> int:
         return int(self.z.shape[0])
@@ -69,6 +77,7 @@ class Positions:
             game_id=np.concatenate([p.game_id for p in parts]),
             ply=np.concatenate([p.ply for p in parts]),
             header=dict(parts[0].header),
+            plies_left=np.concatenate([p.plies_left for p in parts]),
         )
 
 
@@ -88,6 +97,7 @@ def write_shard(path: Path, positions: Positions, header: dict[str, Any]) -> Pat
             z=positions.z.astype(np.int8, copy=False),
             game_id=positions.game_id.astype(np.int32, copy=False),
             ply=positions.ply.astype(np.int16, copy=False),
+            plies_left=np.asarray(positions.plies_left).astype(np.int16, copy=False),
             header=np.array(json.dumps(full, sort_keys=True)),
         )
     return Path(path)
@@ -102,6 +112,7 @@ def read_shard(path: Path, spec: GameSpec | None = None) -> Positions:
             if missing:
                 raise ReplayError(f"{path}: not a replay shard (missing {', '.join(missing)})")
             arrays = {k: data[k] for k in KEYS}
+            plies_left = data[PLIES_LEFT] if PLIES_LEFT in data.files else None
     except ReplayError:
         raise
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, KeyError) as exc:
@@ -112,9 +123,12 @@ def read_shard(path: Path, spec: GameSpec | None = None) -> Positions:
         raise ReplayError(f"{path}: unreadable shard header") from None
     if header.get("format") != FORMAT:
         raise ReplayError(f"{path}: unknown shard format {header.get('format')!r}, expected {FORMAT!r}")
-    positions = Positions(arrays["obs"], arrays["pi"], arrays["z"], arrays["game_id"], arrays["ply"], header)
+    positions = Positions(
+        arrays["obs"], arrays["pi"], arrays["z"], arrays["game_id"], arrays["ply"], header, plies_left
+    )
     n = len(positions)
-    if not (positions.obs.shape[0] == positions.pi.shape[0] == positions.game_id.shape[0] == n):
+    assert positions.plies_left is not None
+    if {a.shape[0] for a in (positions.obs, positions.pi, positions.game_id, positions.plies_left)} != {n}:
         raise ReplayError(f"{path}: arrays of different lengths")
     if spec is not None:
         theirs = {k: header.get(k) for k in spec_header(spec)}

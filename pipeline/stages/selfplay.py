@@ -61,7 +61,7 @@ def play_shard(job: dict[str, Any], model: bytes) -> tuple[dict[str, np.ndarray]
     positions, stats = play_games(
         spec, evaluator, job["games"], config, seed=job["seed"], on_game_end=game_done, should_stop=interrupt.requested
     )
-    arrays = {k: getattr(positions, k) for k in ("obs", "pi", "z", "game_id", "ply")}
+    arrays = {k: getattr(positions, k) for k in ("obs", "pi", "z", "game_id", "ply", "plies_left")}
     summary = {
         "games": stats.games,
         "positions": stats.positions,

@@ -13,6 +13,13 @@ from pipeline.games.base import GameSpec
 from pipeline.selfplay.replay import Positions, augment, load_window
 
 
+def value_scale(plies_left: np.ndarray, discount: float) -> np.ndarray:
+    """What a result is worth `plies_left` moves before it: `discount` per move after the
+    mover's own (a win the mover makes at once keeps its full 1). An unknown distance (0,
+    shards written before it was kept) is not discounted."""
+    return (discount ** np.maximum(plies_left.astype(np.float32) - 1.0, 0.0)).astype(np.float32)
+
+
 class ReplayDataModule(L.LightningDataModule):
     def __init__(
         self,
@@ -25,6 +32,7 @@ class ReplayDataModule(L.LightningDataModule):
         seed: int = 0,
         skip_corrupt: bool = False,
         pin_memory: bool = False,
+        value_discount: float = 1.0,
     ):
         super().__init__()
         if positions is None and replay_root is None:
@@ -38,6 +46,7 @@ class ReplayDataModule(L.LightningDataModule):
         self.seed = seed
         self.skip_corrupt = skip_corrupt
         self.pin_memory = pin_memory
+        self.value_discount = value_discount
         self.skipped: list[str] = []
         self._rng = np.random.default_rng(seed)
 
@@ -54,6 +63,7 @@ class ReplayDataModule(L.LightningDataModule):
             skip_corrupt=cfg.skip_corrupt,
             # Page-locked batches copy to a GPU asynchronously; on the CPU they only cost.
             pin_memory=getattr(cfg, "device", "cpu") != "cpu" and torch.cuda.is_available(),
+            value_discount=cfg.value_discount,
         )
 
     def setup(self, stage: str | None = None) -> None:
@@ -70,6 +80,8 @@ class ReplayDataModule(L.LightningDataModule):
             for i in range(len(idx)):
                 obs[i], pi[i] = augment(self.spec, obs[i], pi[i], self._rng)
         z = self.positions.z[idx].astype(np.float32)
+        if self.value_discount < 1.0:
+            z *= value_scale(self.positions.plies_left[idx], self.value_discount)
         return torch.from_numpy(obs), torch.from_numpy(pi), torch.from_numpy(z)
 
     def train_dataloader(self) -> DataLoader:

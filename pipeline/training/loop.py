@@ -32,6 +32,13 @@ class TrainConfig(OptimConfig):
     batch_size: int = Field(256, ge=1)
     window: int = Field(4, ge=1, description="generations of replay to train on")
     augment: bool = True
+    value_discount: float = Field(
+        1.0,
+        gt=0,
+        le=1,
+        description="the value target is the result times this per move still to play (1: the plain result); "
+        "below 1 a quicker win is worth more, so among won positions the net learns which win sooner",
+    )
     seed: int = 0
     threads: int | None = Field(None, ge=1, description="torch threads (None: torch's default)")
     device: Literal["auto", "cpu", "cuda"] = Field("auto", description="auto: a CUDA GPU when torch sees one")

@@ -1,3 +1,5 @@
+import json
+
 import numpy as np
 import pytest
 import torch
@@ -6,7 +8,7 @@ from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.selfplay.replay import Positions, ReplayError, augment, load_window, read_shard, spec_header, write_shard
-from pipeline.training.data import ReplayDataModule
+from pipeline.training.data import ReplayDataModule, value_scale
 
 pytestmark = pytest.mark.unit
 
@@ -85,7 +87,32 @@ def make_positions(spec, n=5):
         z=rng.choice([-1, 1], n).astype(np.int8),
         game_id=np.arange(n, dtype=np.int32),
         ply=np.zeros(n, dtype=np.int16),
+        plies_left=rng.integers(1, 30, n).astype(np.int16),
     )
+
+
+def test_a_shard_without_plies_left_reads_them_as_unknown(tmp_path):
+    spec = GameSpec.parse("gomoku:5x5:k4")
+    pos = make_positions(spec)
+    path = tmp_path / "old.npz"
+    header = {"format": "zero-replay/1", **spec_header(spec), "positions": 5}
+    old = {k: getattr(pos, k) for k in ("obs", "pi", "z", "game_id", "ply")}
+    np.savez_compressed(path, **old, header=np.array(json.dumps(header)))  # as written before the field
+    back = read_shard(path, spec)
+    assert np.array_equal(back.z, pos.z) and back.plies_left.tolist() == [0] * 5
+
+
+def test_the_value_target_is_discounted_by_the_moves_left():
+    spec = GameSpec.parse("gomoku:5x5:k4")
+    pos = make_positions(spec, n=4)
+    pos.z[:] = [1, -1, 1, 0]
+    pos.plies_left[:] = [1, 3, 0, 5]
+    assert value_scale(pos.plies_left, 0.9).tolist() == pytest.approx([1.0, 0.81, 1.0, 0.6561])
+    for discount, want in ((1.0, [1.0, -1.0, 1.0, 0.0]), (0.9, [1.0, -0.81, 1.0, 0.0])):
+        dm = ReplayDataModule(spec, positions=pos, batch_size=4, augment=False, value_discount=discount)
+        dm.setup()
+        _, _, z = dm.collate([0, 1, 2, 3])
+        assert z.tolist() == pytest.approx(want)
 
 
 def test_shard_round_trip_and_no_temp_files(tmp_path):
@@ -94,6 +121,7 @@ def test_shard_round_trip_and_no_temp_files(tmp_path):
     path = write_shard(tmp_path / "gen-0001" / "shard-0000.npz", pos, {**spec_header(spec), "generation": 1})
     back = read_shard(path, spec)
     assert np.array_equal(back.obs, pos.obs) and np.array_equal(back.z, pos.z)
+    assert np.array_equal(back.plies_left, pos.plies_left)
     assert back.header["generation"] == 1 and back.header["positions"] == 5
     assert [p.name for p in path.parent.iterdir()] == ["shard-0000.npz"]
 

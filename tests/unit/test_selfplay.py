@@ -49,6 +49,8 @@ def test_selfplay_positions_are_consistent_and_reproducible(text):
     for g in range(6):
         plies = positions.ply[positions.game_id == g]
         assert plies.tolist() == list(range(len(plies)))
+        # Every move was searched in full, so the last record is the move that ends the game.
+        assert positions.plies_left[positions.game_id == g].tolist() == list(range(len(plies), 0, -1))
     # A stone is never where the policy target puts weight: targets are legal moves.
     stones = positions.obs[:, 0] + positions.obs[:, 1]
     cells = spec.cells
