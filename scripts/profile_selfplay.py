@@ -44,6 +44,17 @@ def timed(name, fn):
     return run
 
 
+def counted(fn):
+    """`fn` that also keeps the size of each batch it is called with."""
+    sizes: list[int] = []
+
+    def run(obs):
+        sizes.append(len(obs))
+        return fn(obs)
+
+    return run, sizes
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--params", default="params.yaml")
@@ -80,7 +91,7 @@ def main() -> None:
         )
         play_games(spec, evaluator, min(args.games, 4), config, seed=args.seed)  # warm-up: JIT, graph compile
         SPENT.clear()
-        net_call = timed("network (evaluator)", evaluator.__call__)
+        net_call, batches = counted(timed("network (evaluator)", evaluator.__call__))
         profiler = None
         if args.pyinstrument and i == len(args.backend or ["x"]) - 1:
             from pyinstrument import Profiler
@@ -108,6 +119,12 @@ def main() -> None:
             print(f"  {name:40s} {seconds:7.1f} s  {100 * seconds / total:5.1f}%")
         if args.overlap:
             print(f"  {'network, on the forward thread':40s} {network:7.1f} s  {100 * network / total:5.1f}%")
+        else:
+            network = SPENT["network (evaluator)"]
+        print(
+            f"  network: {len(batches)} calls, {sum(batches)} positions, mean batch {sum(batches) / len(batches):.1f}, "
+            f"{sum(batches) / network:.0f} positions/s in the call; {sum(batches) / stats.plies:.1f} evaluations a ply"
+        )
 
 
 if __name__ == "__main__":
