@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
+from pipeline.games.layout import STONES
 from pipeline.tactics import hex_dfpn as hd
 from pipeline.tactics.hex_solve import check_dfpn_size, new_dfpn_table, winning_move
 
@@ -30,7 +31,7 @@ class HexRootSolver:
     def winning_move(self, state: np.ndarray, preferred: int) -> int | None:
         """A proven winning move at `state` (the search's `preferred` when it is one), or
         None when the position is lost or not proven within the budget."""
-        position = GameState(self.spec, state.copy())
-        if np.count_nonzero(position.board() == 0) > self.empty_cells:
+        if self.spec.cells - state[STONES] > self.empty_cells:
             return None
+        position = GameState(self.spec, state.copy())
         return winning_move(position, self.budget, hd.DFPN_ALL, self.tt, self.limits, preferred)

@@ -30,6 +30,7 @@ from pipeline.runtime.atomic import atomic_file
 FORMAT = "zero-replay/1"
 KEYS = ("obs", "pi", "z", "game_id", "ply", "header")
 PLIES_LEFT = "plies_left"  # optional: shards written before it read as unknown
+ARRAYS = ("obs", "pi", "z", "game_id", "ply", PLIES_LEFT)  # a Positions' arrays, as a shard's writer takes them
 GEN_DIR = re.compile(r"^gen-(\d{4,})$")
 
 
@@ -97,7 +98,7 @@ def write_shard(path: Path, positions: Positions, header: dict[str, Any]) -> Pat
             z=positions.z.astype(np.int8, copy=False),
             game_id=positions.game_id.astype(np.int32, copy=False),
             ply=positions.ply.astype(np.int16, copy=False),
-            plies_left=np.asarray(positions.plies_left).astype(np.int16, copy=False),
+            plies_left=positions.plies_left.astype(np.int16, copy=False),
             header=np.array(json.dumps(full, sort_keys=True)),
         )
     return Path(path)

@@ -17,7 +17,15 @@ from pipeline.runtime import interrupt
 from pipeline.runtime.progress import Progress, current, set_current
 from pipeline.runtime.workspace import derive_seed, load_state
 from pipeline.selfplay.play import SelfPlayConfig
-from pipeline.selfplay.replay import Positions, ReplayError, generation_dir, read_shard, spec_header, write_shard
+from pipeline.selfplay.replay import (
+    ARRAYS,
+    Positions,
+    ReplayError,
+    generation_dir,
+    read_shard,
+    spec_header,
+    write_shard,
+)
 from pipeline.selfplay.resign import resign_threshold_for
 from pipeline.stages.interface import SelfplayReport, StageContext, write_report
 
@@ -61,7 +69,7 @@ def play_shard(job: dict[str, Any], model: bytes) -> tuple[dict[str, np.ndarray]
     positions, stats = play_games(
         spec, evaluator, job["games"], config, seed=job["seed"], on_game_end=game_done, should_stop=interrupt.requested
     )
-    arrays = {k: getattr(positions, k) for k in ("obs", "pi", "z", "game_id", "ply", "plies_left")}
+    arrays = {k: getattr(positions, k) for k in ARRAYS}
     summary = {
         "games": stats.games,
         "positions": stats.positions,
