@@ -1,0 +1,65 @@
+"""CPU seconds a move of a Hex net under `play_search` (the front ends' search: the root
+solver once at most PLAY_SOLVER_EMPTY_CELLS cells are empty), by empty cells, against an
+opponent, each game from a random first stone.
+
+    python -m scripts.hex_root_solver_cost --model <size-free net, swap off> --board 8 --vs pure:1000 --games 6
+
+A size-free swap net plays without swap once its checkpoint says so:
+`p = torch.load(path, weights_only=False); p["game"]["swap"] = False; torch.save(p, out)`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.match.evaluation import model_spec
+from pipeline.players.factory import make_player, play_search
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", type=Path, required=True)
+    parser.add_argument("--board", default=None, help="another board for a size-free net, e.g. 8")
+    parser.add_argument("--vs", default="pure:1000")
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--simulations", type=int, default=200)
+    args = parser.parse_args()
+    spec = model_spec(args.model, args.board)
+    search = play_search(spec, args.simulations)
+    rows = []
+    for g in range(args.games):
+        me = make_player(str(args.model), spec, search, name=args.model.stem)
+        opponent = make_player(args.vs, spec, search)
+        net_first = g % 2 == 0
+        me.start(spec, 1, g)
+        opponent.start(spec, 1, g + 100)
+        state = spec.new_game()
+        first = int(np.random.default_rng(g).integers(spec.cells))
+        state.apply(first)
+        me.observe(0, state, first)
+        opponent.observe(0, state, first)
+        while not state.is_terminal:
+            mine = (state.current_player == 0) == net_first
+            start = time.process_time()
+            move = int((me if mine else opponent).choose([0], [state])[0])
+            if mine:
+                rows.append((int(np.count_nonzero(state.board() == 0)), time.process_time() - start))
+            state.apply(move)
+            me.observe(0, state, move)
+            opponent.observe(0, state, move)
+        won = state.winner == (0 if net_first else 1)
+        print(f"game {g}: the net as {'first' if net_first else 'second'} player, won: {won}")
+    empty, seconds = np.array(rows).T
+    gate = search.hex_root_solver_empty_cells or spec.cells
+    for name, sel in (("solver off", empty > gate), ("solver on", empty <= gate)):
+        if sel.any():
+            median, most = np.median(seconds[sel]), seconds[sel].max()
+            print(f"{name}: {sel.sum()} moves, CPU s a move median {median:.2f}, max {most:.2f}")
+
+
+if __name__ == "__main__":
+    main()
