@@ -48,7 +48,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None, help="write every game here")
     args = parser.parse_args()
-    spec = model_spec(args.model, args.board)
+    try:
+        spec = model_spec(args.model, args.board)
+        # every opponent is built before the first game: a wrong name or a checkpoint of other
+        # rules fails at once, not after an hour of games against the ones before it
+        opponents = {vs: make_player(vs, spec, SearchConfig(simulations=args.simulations)) for vs in args.vs}
+    except (ValueError, FileNotFoundError) as error:
+        raise SystemExit(f"error: {error}") from None
     search = SearchConfig(
         simulations=args.simulations,
         hex_root_solver_nodes=args.solver_nodes,
@@ -57,8 +63,7 @@ def main() -> None:
     checker = WinChecker(spec, args.check_nodes)
     sides = {"both": (True, False), "first": (True,), "second": (False,)}[args.sides]
     out = []
-    for vs in args.vs:
-        opponent = make_player(vs, spec, SearchConfig(simulations=args.simulations))
+    for vs, opponent in opponents.items():
         records = []
         for first in sides:
             player = make_player(str(args.model), spec, search, name=args.model.stem)
