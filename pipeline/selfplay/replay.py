@@ -28,9 +28,10 @@ from pipeline.games.base import GameSpec
 from pipeline.runtime.atomic import atomic_file
 
 FORMAT = "zero-replay/1"
-KEYS = ("obs", "pi", "z", "game_id", "ply", "header")
+REQUIRED_ARRAYS = ("obs", "pi", "z", "game_id", "ply")
+KEYS = (*REQUIRED_ARRAYS, "header")
 PLIES_LEFT = "plies_left"  # optional: shards written before it read as unknown
-ARRAYS = ("obs", "pi", "z", "game_id", "ply", PLIES_LEFT)  # a Positions' arrays, as a shard's writer takes them
+ARRAYS = (*REQUIRED_ARRAYS, PLIES_LEFT)  # a Positions' arrays, as a shard's writer takes them
 GEN_DIR = re.compile(r"^gen-(\d{4,})$")
 
 
