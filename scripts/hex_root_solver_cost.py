@@ -54,7 +54,8 @@ def main() -> None:
         won = state.winner == (0 if net_first else 1)
         print(f"game {g}: the net as {'first' if net_first else 'second'} player, won: {won}")
     empty, seconds = np.array(rows).T
-    gate = search.hex_root_solver_empty_cells or spec.cells
+    # no solver at all (a board above SOLVED_HEX_SIDE) reads as every move with the solver off
+    gate = (search.hex_root_solver_empty_cells or spec.cells) if search.hex_root_solver_nodes else -1
     for name, sel in (("solver off", empty > gate), ("solver on", empty <= gate)):
         if sel.any():
             median, most = np.median(seconds[sel]), seconds[sel].max()
