@@ -74,7 +74,13 @@ def play_workers(
         results = list(pool.map(lambda w: play_games(spec, evaluator, games, config, seed=seed + w), range(workers)))
     seconds = time.perf_counter() - start
     stats = [s for _, s in results]
-    return Played(seconds, sum(s.games for s in stats), sum(s.positions for s in stats), sum(s.plies for s in stats))
+    return Played(
+        seconds,
+        sum(s.games for s in stats),
+        sum(s.positions for s in stats),
+        sum(s.plies for s in stats),
+        sum(s.simulations for s in stats),
+    )
 
 
 def selfplay_records(spec: GameSpec, label: str, played: dict[str, list[Played]], baseline: str | None) -> list[Record]:
@@ -245,16 +251,18 @@ def bench_overlap(
     moves: int | None = None,
     repeats: int = 5,
     progress=None,
+    games: int | None = None,
 ) -> list[Record]:
     """Self-play on one worker with `evaluator` (labelled `name`), `selfplay.overlap` off
     and on in alternation (off, on, off, on, ...: a change in load falls on both alike),
-    one lockstep batch of games each, to the end (or `moves` moves: then the rates count
+    `games` games each (default one lockstep batch, `parallel_games`; more refill the
+    slots as a self-play task does), to the end (or `moves` moves: then the rates count
     searched moves, not training positions); and the forward-bound rate: the bare forward
     positions/s at the self-play batch over the network evaluations per position, which
     self-play would reach if the network were all it did. The ratio of the two is the
     share of the time the network is busy."""
-    games = config.parallel_games
-    batch = games * config.search.leaves_per_step
+    games = max(games or config.parallel_games, config.parallel_games)
+    batch = config.parallel_games * config.search.leaves_per_step
     unit = "positions" if moves is None else "moves"
     forward = [forward_rate(evaluator, spec, batch, repeats)]
     played: dict[bool, list[Played]] = {False: [], True: []}
@@ -276,6 +284,7 @@ def bench_overlap(
         label = f"1w {name} overlap {'on' if overlap else 'off'}"
         rates[overlap] = counted / seconds
         out += [
+            record(spec, label, "selfplay_games_played", sum(p.games for p in runs), "games"),
             record(spec, label, f"selfplay_{unit}_per_s", counted / seconds, f"{unit}/s"),
             record(spec, label, f"evaluations_per_{unit[:-1]}", per, "evaluations"),
             record(spec, label, f"forward_bound_{unit}_per_s", forward_s / per, f"{unit}/s"),
@@ -298,7 +307,9 @@ def bench_selfplay_backend(
     """The backend self-play uses (the params' `inference`, on `device`): the search's
     simulations/s against its bare forward pass (`bench.search.bench_network`, with the
     params' search), and self-play with overlap off and on against the forward-bound rate
-    (`bench_overlap`)."""
+    (`bench_overlap`), on one task's share of a self-play stage (`selfplay.games /
+    selfplay.tasks` games, the slots refilled as the stage refills them: a lone lockstep
+    batch would also time its tail, the last games searched in tiny batches)."""
     spec = params.game
     config = SelfPlayConfig.model_validate(params.selfplay.model_dump(include=set(SelfPlayConfig.model_fields)))
     batch = config.parallel_games * config.search.leaves_per_step
@@ -317,8 +328,16 @@ def bench_selfplay_backend(
         config=config.search,
         label=f"selfplay {name}",
     )
+    per_task = params.selfplay.games // params.selfplay.tasks
     return records + bench_overlap(
-        spec, evaluator, config, name, max(rounds, 2), repeats=3 if quick else 9, progress=progress
+        spec,
+        evaluator,
+        config,
+        name,
+        max(rounds, 2),
+        repeats=3 if quick else 9,
+        progress=progress,
+        games=config.parallel_games if quick else per_task,
     )
 
 
@@ -424,9 +443,15 @@ def bench_reference(
     ours = 3600 * played.games / played.seconds
     reference = workers * 3600 / REFERENCE_SECONDS_PER_GAME
     label = f"400 sims {workers}w {variant}"
+    # The ceiling: every worker's core doing nothing but forward passes at the self-play
+    # batch, for the network evaluations these games needed.
+    forward = forward_rate(evaluator, spec, batch, 5)
+    per_game = played.evaluations / max(played.games, 1)
     return [
         record(spec, label, "selfplay_games_per_hour", ours, "games/h"),
         record(spec, label, "selfplay_mean_plies", played.plies / played.games, "plies"),
+        record(spec, label, "evaluations_per_game", per_game, "evaluations"),
+        record(spec, label, "forward_bound_games_per_hour", workers * 3600 * forward / max(per_game, 1), "games/h"),
         record(spec, f"reference, {workers} cores", "selfplay_games_per_hour", reference, "games/h"),
         record(spec, label, "vs_reference", ours / reference, "ratio"),
     ]

@@ -114,3 +114,34 @@ def test_the_bench_prints_search_over_forward_and_overlap_for_the_backend_selfpl
     text = console.export_text()
     for figure in ("overlap_speedup", "forward_bound_positions_per_s", "selfplay_over_forward_bound"):
         assert figure in text
+
+
+def test_the_overlap_figures_play_a_task_share_with_the_slots_refilled():
+    """More games than slots: a finished game's slot takes the next one, as in a self-play
+    task, so the figure is not one lockstep batch and its tail."""
+    from pipeline.bench.selfplay import bench_overlap
+    from pipeline.nets.evaluator import NetEvaluator
+    from pipeline.nets.inference import InferenceConfig
+    from pipeline.nets.resnet import PolicyValueNet
+    from pipeline.selfplay.play import SelfPlayConfig
+
+    params = load_params(
+        None,
+        {
+            "game": {"game": "gomoku", "height": 5, "width": 5, "k": 4},
+            "net": {"blocks": 1, "channels": 8, "value_hidden": 8},
+            "selfplay.parallel_games": 2,
+            "selfplay.search": {"simulations": 8, "leaves_per_step": 2},
+        },
+    )
+    net = PolicyValueNet(params.game, params.net)
+    config = SelfPlayConfig.model_validate(params.selfplay.model_dump(include=set(SelfPlayConfig.model_fields)))
+    evaluator = NetEvaluator(net, 1, InferenceConfig(backend="torch", precision="f32"), 4)
+    one_batch = bench_overlap(params.game, evaluator, config, "torch:f32", 1, repeats=1)
+    refilled = bench_overlap(params.game, evaluator, config, "torch:f32", 1, repeats=1, games=5)
+    played = {
+        which: {r.position: r.value for r in records if r.figure == "selfplay_games_played"}
+        for which, records in (("one", one_batch), ("refilled", refilled))
+    }
+    assert played["one"] == {"1w torch:f32 overlap off": 2, "1w torch:f32 overlap on": 2}
+    assert played["refilled"] == {"1w torch:f32 overlap off": 5, "1w torch:f32 overlap on": 5}
