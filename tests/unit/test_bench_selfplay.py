@@ -9,6 +9,20 @@ from pipeline.games.base import GameSpec
 pytestmark = pytest.mark.unit
 
 
+def tiny_params(parallel_games: int, **extra):
+    """Gomoku 5x5 k4 with a one-block net and an 8-simulation search: seconds a bench."""
+    return load_params(
+        None,
+        {
+            "game": {"game": "gomoku", "height": 5, "width": 5, "k": 4},
+            "net": {"blocks": 1, "channels": 8, "value_hidden": 8},
+            "selfplay.parallel_games": parallel_games,
+            "selfplay.search": {"simulations": 8, "leaves_per_step": 2},
+            **extra,
+        },
+    )
+
+
 def test_ratios_are_positions_per_second_against_eager_torch():
     spec = GameSpec.parse("gomoku:5x5:k4")
     played = {
@@ -23,15 +37,7 @@ def test_ratios_are_positions_per_second_against_eager_torch():
 
 
 def test_one_run_measures_every_variant_auto_and_the_worker_scaling(tmp_path):
-    params = load_params(
-        None,
-        {
-            "game": {"game": "gomoku", "height": 5, "width": 5, "k": 4},
-            "net": {"blocks": 1, "channels": 8, "value_hidden": 8},
-            "selfplay.parallel_games": 2,
-            "selfplay.search": {"simulations": 8, "leaves_per_step": 2},
-        },
-    )
+    params = tiny_params(parallel_games=2)
     from pipeline.nets.resnet import PolicyValueNet
 
     net = PolicyValueNet(params.game, params.net)
@@ -83,16 +89,7 @@ def test_the_bench_prints_search_over_forward_and_overlap_for_the_backend_selfpl
     from pipeline.bench.selfplay import bench_selfplay_backend
     from pipeline.nets.resnet import PolicyValueNet
 
-    params = load_params(
-        None,
-        {
-            "game": {"game": "gomoku", "height": 5, "width": 5, "k": 4},
-            "net": {"blocks": 1, "channels": 8, "value_hidden": 8},
-            "inference": {"backend": "torch", "precision": "f32"},
-            "selfplay.parallel_games": 4,
-            "selfplay.search": {"simulations": 8, "leaves_per_step": 2},
-        },
-    )
+    params = tiny_params(parallel_games=4, inference={"backend": "torch", "precision": "f32"})
     net = PolicyValueNet(params.game, params.net)
     records = bench_selfplay_backend(params, net, "cpu", 1, str(tmp_path), quick=True)
     value = {(r.position, r.figure): r.value for r in records}
@@ -125,15 +122,7 @@ def test_the_overlap_figures_play_a_task_share_with_the_slots_refilled():
     from pipeline.nets.resnet import PolicyValueNet
     from pipeline.selfplay.play import SelfPlayConfig
 
-    params = load_params(
-        None,
-        {
-            "game": {"game": "gomoku", "height": 5, "width": 5, "k": 4},
-            "net": {"blocks": 1, "channels": 8, "value_hidden": 8},
-            "selfplay.parallel_games": 2,
-            "selfplay.search": {"simulations": 8, "leaves_per_step": 2},
-        },
-    )
+    params = tiny_params(parallel_games=2)
     net = PolicyValueNet(params.game, params.net)
     config = SelfPlayConfig.model_validate(params.selfplay.model_dump(include=set(SelfPlayConfig.model_fields)))
     evaluator = NetEvaluator(net, 1, InferenceConfig(backend="torch", precision="f32"), 4)
