@@ -415,20 +415,52 @@ def iterate(
     record: Annotated[bool, typer.Option(help="commit each iteration with DVC and git")] = True,
     push: Annotated[bool, typer.Option(help="`dvc push` after each recorded iteration")] = True,
     tracking_uri: TRACKING = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="a run folder (its params.yaml, and the snapshot of its last generation): start it or go on "
+            "from its snapshot, on any machine; each generation is snapshotted there (commit the folder)"
+        ),
+    ] = None,
 ) -> None:
     """Run N iterations as a Prefect flow (the same stage functions as `dvc repro`)."""
+    import time
+
     from pipeline.nets.checkpoint import CheckpointError
     from pipeline.orchestration.flows import run_iterations
     from pipeline.orchestration.recording import RecordError
+    from pipeline.orchestration.runs import RunError, RunFolder, close_stretch, restore, workspace_generation
     from pipeline.stages.runner import StageError
 
+    run = None
+    if resume is not None:
+        if root != Path(".") or params is not None:
+            raise fail("--resume runs in the run folder's own workspace: give no --root or --params with it")
+        run = RunFolder(resume)
+        try:
+            workspace, source = restore(run)
+        except RunError as exc:
+            raise fail(str(exc)) from None
+        err.print(f"run {resume}: {source}", highlight=False)
+        root, record = workspace.root, False
     p, paths = load_workspace(root, params)
     params_file = str(params) if params else None
+    started, first = time.time(), workspace_generation(paths) or 0
     try:
         with stops_cleanly("the iteration"):
-            decisions = run_iterations(p, paths, iterations, record, push, params_file, tracking_uri, minutes)
+            decisions = run_iterations(
+                p, paths, iterations, record, push, params_file, tracking_uri, minutes, str(run.path) if run else None
+            )
     except (StageError, RecordError, CheckpointError) as exc:
         raise fail(str(exc)) from None
+    finally:
+        if run is not None and paths.state.is_file():
+            stretch = close_stretch(run, paths, started, first)
+            err.print(
+                f"run {resume}: generations {stretch['from_generation']}-{stretch['to_generation']} in this stretch, "
+                f"{stretch['training_hours_at_end']} h of training in all; commit {resume} to keep them",
+                highlight=False,
+            )
     for d in decisions:
         verdict = "promoted" if d.promoted else "kept the champion"
         console.print(f"generation {d.generation}: {verdict} ({'; '.join(d.reasons)})", highlight=False)

@@ -51,17 +51,21 @@ def iteration_flow(
     params_file: str | None = None,
     tracking_uri: str | None = None,
     minutes: float | None = None,
+    run_folder: str | None = None,
 ) -> list[PromotionReport]:
     """`iterations` full iterations with the stage functions `dvc repro` runs, each
     recorded with DVC and git. Rerunning after a crash finishes the interrupted work:
-    completed shards are kept and an unrecorded generation is recorded first."""
+    completed shards are kept and an unrecorded generation is recorded first. With a
+    `run_folder`, each finished generation is also snapshotted there (see
+    `pipeline.orchestration.runs`), so another machine can resume it."""
     from pipeline.config import load_params
     from pipeline.runtime.workspace import Paths, load_state
     from pipeline.stages.init import run_init
 
     paths = Paths(Path(root).resolve())
     root = str(paths.root)
-    run_init(load_params(Path(params_file) if params_file else paths.params), paths)
+    params = load_params(Path(params_file) if params_file else paths.params)
+    run_init(params, paths)
     logger = get_run_logger()
     decisions = []
     from pipeline.orchestration.recording import needs_record
@@ -83,6 +87,10 @@ def iteration_flow(
                 decisions.append(result)
         if record:
             record_task(root, f"generation {generation}", push)
+        if run_folder:
+            from pipeline.orchestration.runs import RunFolder, save
+
+            save(RunFolder(Path(run_folder)), paths, params.train.window)
     return decisions
 
 
@@ -95,6 +103,7 @@ def run_iterations(
     params_file: str | None = None,
     tracking_uri: str | None = None,
     minutes: float | None = None,
+    run_folder: str | None = None,
 ) -> list[dict[str, Any]]:
     """`zero iterate`: the champion and state first (a bad checkpoint fails before Prefect
     starts), then the Prefect API, then the iteration flow, off the main thread so that
@@ -106,4 +115,6 @@ def run_iterations(
     run_init(params, paths)
     ensure_server()
     root = str(paths.root)
-    return run_in_thread(iteration_flow, root, iterations, record, push, params_file, tracking_uri, minutes)
+    return run_in_thread(
+        iteration_flow, root, iterations, record, push, params_file, tracking_uri, minutes, run_folder
+    )

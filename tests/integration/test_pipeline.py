@@ -167,3 +167,48 @@ def test_iterate_records_each_iteration_and_resumes_after_kill(tmp_path):
     assert "generation 1" in log and "generation 2" in log
     assert any((tmp_path / "remote").rglob("*")), "dvc push sent nothing"
     assert sh([DVC, "status", "-q", "dvc.yaml"], ws, check=False).returncode == 0
+
+
+def test_a_run_folder_resumes_on_a_fresh_clone_to_the_same_generation(tmp_path):
+    """Stop a run after one generation, carry only what a commit of its folder holds to
+    another place (a fresh clone), resume: the second generation's learner (weights and
+    optimiser) is the one an uninterrupted run with the same seed makes."""
+    import shutil
+
+    import torch
+    import yaml
+
+    params = {**TINY_PARAMS, "inference": {"backend": "torch"}}
+    for name in ("stopped", "straight"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "params.yaml").write_text(yaml.safe_dump(params))
+    sh([ZERO, "iterate", "--resume", "stopped", "--iterations", "1"], tmp_path)
+    # What git would carry: the folder without its ignored scratch workspace.
+    ignored = (tmp_path / "stopped" / ".gitignore").read_text().split()
+    assert "work/" in ignored
+    shutil.copytree(tmp_path / "stopped", tmp_path / "clone", ignore=shutil.ignore_patterns("work"))
+    assert sorted(p.name for p in (tmp_path / "clone/snapshot/data/replay").iterdir()) == ["gen-0001"]
+    out = sh([ZERO, "iterate", "--resume", "clone", "--iterations", "1"], tmp_path)
+    assert "generation 1 from" in out.stderr
+    sh([ZERO, "iterate", "--resume", "straight", "--iterations", "2"], tmp_path)
+
+    resumed = torch.load(tmp_path / "clone/snapshot/models/learner.pt", weights_only=False)
+    straight = torch.load(tmp_path / "straight/snapshot/models/learner.pt", weights_only=False)
+    assert resumed["meta"]["generation"] == straight["meta"]["generation"] == 2
+    for key, value in straight["state_dict"].items():
+        assert torch.equal(resumed["state_dict"][key], value), key
+    assert resumed["optimizer"]["state"].keys() == straight["optimizer"]["state"].keys()
+    for (_, a), (_, b) in zip(
+        sorted(resumed["optimizer"]["state"].items()), sorted(straight["optimizer"]["state"].items()), strict=True
+    ):
+        assert torch.equal(a["exp_avg"], b["exp_avg"])
+    # One rating scale: the resumed run's games table holds both generations' games.
+    games = (tmp_path / "clone/snapshot/reports/games.csv").read_text().splitlines()
+    assert {line.split(",")[0] for line in games[1:]} == {"1", "2"}
+    info = json.loads((tmp_path / "clone/run.json").read_text())
+    assert info["generation"] == 2 and [s["to_generation"] for s in info["stretches"]] == [1, 2]
+    # --resume and --root are two answers to one question.
+    bad = sh([ZERO, "iterate", "--resume", "clone", "--root", "straight"], tmp_path, check=False)
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr
+    missing = sh([ZERO, "iterate", "--resume", "nowhere"], tmp_path, check=False)
+    assert missing.returncode != 0 and "no such run folder" in missing.stderr

@@ -1,0 +1,173 @@
+"""A training run that resumes on any machine: a run folder in the repository holds the
+run's params and, after every iteration, a snapshot of everything the next iteration needs
+(the learner with its optimiser state, the champion, the pipeline state with its ladder and
+history, the games table that anchors the rating, and the replay window). A fresh clone
+resumes from the folder alone: `zero iterate --resume FOLDER` restores the snapshot into
+the folder's scratch workspace (`work/`, ignored by git) and goes on; commit the folder
+between stretches.
+
+Layout of a run folder:
+
+    params.yaml          the run's params (the only file a new run needs)
+    snapshot/            the last finished generation: models/{learner,champion}.pt,
+                         models/state.json, reports/games.csv, data/replay/gen-NNNN/ (window)
+    champions/           the champion at the end of each stretch, for the curve by hours
+    report.md, *.png     the report of the last generation
+    run.json             generation, hours of training and the stretches so far
+    work/                the workspace the iterations run in (scratch, not committed)
+
+A snapshot is written whole into `snapshot.tmp/` and then renamed over `snapshot/`, so a
+crash while saving leaves the previous snapshot (or `snapshot.old/`) to resume from."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.runtime.workspace import Paths, load_state, read_json, write_json
+from pipeline.selfplay.replay import generation_dir, generation_dirs
+
+# What a snapshot keeps of a workspace, relative to its root (the replay window besides).
+SNAPSHOT_FILES = ("models/learner.pt", "models/champion.pt", "models/state.json", "reports/games.csv")
+REPORT_FILES = ("report.md", "strength.png", "training.png")
+
+
+class RunError(Exception):
+    """A run folder that cannot be started or resumed (said in one line)."""
+
+
+@dataclass(frozen=True)
+class RunFolder:
+    path: Path
+
+    @property
+    def params(self) -> Path:
+        return self.path / "params.yaml"
+
+    @property
+    def snapshot(self) -> Path:
+        return self.path / "snapshot"
+
+    @property
+    def workspace(self) -> Paths:
+        return Paths((self.path / "work").resolve())
+
+    @property
+    def manifest(self) -> Path:
+        return self.path / "run.json"
+
+    @property
+    def champions(self) -> Path:
+        return self.path / "champions"
+
+    def check(self) -> None:
+        if not self.path.is_dir():
+            raise RunError(f"{self.path}: no such run folder (make one with a params.yaml in it)")
+        if not self.params.is_file():
+            raise RunError(f"{self.path}: a run folder needs its params.yaml")
+
+    def info(self) -> dict[str, Any]:
+        return read_json(self.manifest) if self.manifest.is_file() else {"generation": 0, "stretches": []}
+
+    def saved_snapshot(self) -> Path | None:
+        """The snapshot to resume from; `snapshot.old/` when a save was cut between its renames."""
+        for candidate in (self.snapshot, self.path / "snapshot.old"):
+            if (candidate / "models" / "state.json").is_file():
+                return candidate
+        return None
+
+
+def snapshot_generation(snapshot: Path) -> int:
+    return int(read_json(snapshot / "models" / "state.json")["generation"])
+
+
+def workspace_generation(paths: Paths) -> int | None:
+    return load_state(paths).generation if paths.state.is_file() else None
+
+
+def restore(run: RunFolder) -> tuple[Paths, str]:
+    """The workspace to iterate in, with the run's params and its latest state: the
+    snapshot is copied in unless the workspace is already as far (the same machine)."""
+    run.check()
+    paths = run.workspace
+    paths.root.mkdir(parents=True, exist_ok=True)
+    ignore = run.path / ".gitignore"
+    if not ignore.is_file():
+        ignore.write_text("# the scratch workspace of `zero iterate --resume`; the snapshot is what is kept\nwork/\n")
+    shutil.copyfile(run.params, paths.params)
+    snapshot = run.saved_snapshot()
+    here = workspace_generation(paths)
+    if snapshot is None:
+        return paths, "a new run" if here is None else f"the workspace's generation {here} (no snapshot yet)"
+    saved = snapshot_generation(snapshot)
+    if here is not None and here >= saved:
+        return paths, f"the workspace's generation {here} (snapshot: {saved})"
+    for name in SNAPSHOT_FILES:
+        source = snapshot / name
+        if source.is_file():
+            (paths.root / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, paths.root / name)
+    shutil.rmtree(paths.replay, ignore_errors=True)
+    saved_replay = snapshot / "data" / "replay"
+    if saved_replay.is_dir():
+        shutil.copytree(saved_replay, paths.replay)
+    return paths, f"generation {saved} from {snapshot}"
+
+
+def save(run: RunFolder, paths: Paths, window: int) -> int:
+    """Snapshot the workspace's last finished generation into the run folder; returns it."""
+    state = load_state(paths)
+    staging = run.path / "snapshot.tmp"
+    shutil.rmtree(staging, ignore_errors=True)
+    for name in SNAPSHOT_FILES:
+        source = paths.root / name
+        if source.is_file():
+            (staging / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, staging / name)
+    kept = [(g, d) for g, d in generation_dirs(paths.replay) if g <= state.generation][-window:] if window > 0 else []
+    for generation, directory in kept:
+        shutil.copytree(directory, generation_dir(staging / "data" / "replay", generation))
+    old = run.path / "snapshot.old"
+    shutil.rmtree(old, ignore_errors=True)
+    if run.snapshot.is_dir():
+        run.snapshot.rename(old)
+    staging.rename(run.snapshot)
+    shutil.rmtree(old, ignore_errors=True)
+    for name in REPORT_FILES:
+        if paths.report(name).is_file():
+            shutil.copyfile(paths.report(name), run.path / name)
+    info = run.info()
+    info["generation"] = state.generation
+    info["training_hours"] = round(training_seconds(state.history) / 3600, 3)
+    write_json(run.manifest, info)
+    return state.generation
+
+
+def training_seconds(history: list[dict[str, Any]]) -> float:
+    """Seconds of the stages over every generation so far (self-play, train, evaluate)."""
+    return float(sum(sum((h.get("seconds") or {}).values()) for h in history))
+
+
+def close_stretch(run: RunFolder, paths: Paths, started: float, first: int) -> dict[str, Any]:
+    """At the end of a `zero iterate --resume`: the champion kept under `champions/` and
+    the stretch written into run.json (its generations, minutes and end in hours)."""
+    state = load_state(paths)
+    info = run.info()
+    if state.generation > first and paths.champion.is_file():
+        run.champions.mkdir(exist_ok=True)
+        shutil.copyfile(paths.champion, run.champions / f"gen-{state.champion_generation:04d}.pt")
+    stretch = {
+        "from_generation": first,
+        "to_generation": state.generation,
+        "minutes": round((time.time() - started) / 60, 1),
+        "training_hours_at_end": round(training_seconds(state.history) / 3600, 3),
+        "ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    if state.generation > first:
+        info.setdefault("stretches", []).append(stretch)
+        info["generation"] = state.generation
+        write_json(run.manifest, info)
+    return stretch
