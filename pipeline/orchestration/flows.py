@@ -115,6 +115,4 @@ def run_iterations(
     run_init(params, paths)
     ensure_server()
     root = str(paths.root)
-    return run_in_thread(
-        iteration_flow, root, iterations, record, push, params_file, tracking_uri, minutes, run_folder
-    )
+    return run_in_thread(iteration_flow, root, iterations, record, push, params_file, tracking_uri, minutes, run_folder)
