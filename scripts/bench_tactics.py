@@ -15,9 +15,9 @@ import numpy as np
 
 from pipeline.bench.search import centre_weighted
 from pipeline.games.base import GameSpec, GameState
-from pipeline.tactics.table import new_table
-from pipeline.tactics.vcf import vcf
-from pipeline.tactics.vct import vct
+from pipeline.tactics.lines.table import new_table
+from pipeline.tactics.lines.vcf import vcf
+from pipeline.tactics.lines.vct import vct
 
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "tactics" / "positions.txt"
 LIMIT_MS = 20.0

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from pipeline.games.base import GameSpec
-from pipeline.tactics import hex_dfpn as hd
+from pipeline.tactics.hex import dfpn as hd
 
 
 def main() -> None:

@@ -17,9 +17,9 @@ import time
 import numpy as np
 
 from pipeline.games.base import COLUMNS, GameSpec
-from pipeline.tactics import hex_dfpn as hd
-from pipeline.tactics import hex_solver as hs
-from pipeline.tactics.hex_solve import new_dfpn_table, new_table
+from pipeline.tactics.hex import dfpn as hd
+from pipeline.tactics.hex import solver as hs
+from pipeline.tactics.hex.solve import new_dfpn_table, new_table
 
 
 def diagram(table: np.ndarray) -> str:

@@ -32,8 +32,8 @@ from pipeline.players.search import NetPlayer
 from pipeline.search.hex_forced import bridge_replies, hex_tactics_flags, hex_verdict
 from pipeline.search.mcts import SearchConfig
 from pipeline.selfplay.play import SelfPlayConfig, play_games
-from pipeline.tactics.hex_connect import must_play_region, winning_connection
-from pipeline.tactics.hex_patterns import inferior_mask
+from pipeline.tactics.hex.connect import must_play_region, winning_connection
+from pipeline.tactics.hex.patterns import inferior_mask
 
 MODEL = "models/pretrained/hex-7x7.pt"
 MODES = ("off", "inferior", "connect", "mustplay", "bridge", "connect+bridge", "all")

@@ -1,5 +1,5 @@
 """Does the search walk into a VCF? Positions where the player to move faces a four, or a
-VCF that one of its moves refutes (`pipeline.tactics.threatened`; `--fours` of them facing
+VCF that one of its moves refutes (`pipeline.tactics.lines.threatened`; `--fours` of them facing
 a four, the rest the first threat of a random game, mostly a VCF), searched at 200
 simulations with tactics on and, for contrast, off; a blunder is a move after which the
 opponent wins by VCF (checked by the solver at a larger budget than the generator's).
@@ -32,9 +32,9 @@ from pipeline.players.search import player_evaluator
 from pipeline.search.evaluator import Evaluator, UniformEvaluator
 from pipeline.search.forced import LOSS, TACTICS_VCF, tactical_verdict
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
-from pipeline.tactics.solve import DEFAULT_DEPTH, PV_CAPACITY, solve_vcf, threat_defences
-from pipeline.tactics.table import new_table
-from pipeline.tactics.threatened import threatened_positions
+from pipeline.tactics.lines.solve import DEFAULT_DEPTH, PV_CAPACITY, solve_vcf, threat_defences
+from pipeline.tactics.lines.table import new_table
+from pipeline.tactics.lines.threatened import threatened_positions
 
 DEFAULT_SPECS = ["gomoku:15", "gomoku:15x15:k5:exact"]
 CHUNK = 50  # positions searched in lockstep (one evaluator call per step for all)

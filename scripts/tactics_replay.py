@@ -27,10 +27,10 @@ from pipeline.games.base import GameSpec
 from pipeline.games.kernels import legal_mask
 from pipeline.games.layout import CONNECT6, GOMOKU, HEIGHT, KIND, WIDTH
 from pipeline.search.forced import LOSS, TACTICS_MODES, WIN, tactical_verdict_into
-from pipeline.tactics.scratch import scratch_for
-from pipeline.tactics.table import new_table
-from pipeline.tactics.threats import LOST, null_move, threat_defences
-from pipeline.tactics.vcf import vcf_into
+from pipeline.tactics.lines.scratch import scratch_for
+from pipeline.tactics.lines.table import new_table
+from pipeline.tactics.lines.threats import LOST, null_move, threat_defences
+from pipeline.tactics.lines.vcf import vcf_into
 
 
 def collect(spec_text: str, model: str, games: int, out: str, seed: int, simulations: int) -> None:

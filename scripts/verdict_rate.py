@@ -20,11 +20,11 @@ from numba import njit
 from pipeline.games.kernels import legal_mask
 from pipeline.games.layout import HEIGHT, WIDTH
 from pipeline.search.forced import TACTICS_MODES
-from pipeline.tactics.table import new_table
+from pipeline.tactics.lines.table import new_table
 
 try:
     from pipeline.search.forced import tactical_verdict_into
-    from pipeline.tactics.scratch import scratch_for
+    from pipeline.tactics.lines.scratch import scratch_for
 
     NEW = True
 except ImportError:

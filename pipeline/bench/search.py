@@ -185,9 +185,9 @@ def bench_solver(spec: GameSpec, positions_count: int, budget: int = 2_000) -> l
     """The threat solver's own rate (VCF; Connect6: double threats), nodes per second over
     seeded random middle games whose stones gather near the centre, as in play. One call
     per position at `budget` nodes with a fresh table: the rate of a tree's solver calls."""
-    from pipeline.tactics.solve import DEFAULT_DEPTH, PV_CAPACITY
-    from pipeline.tactics.table import new_table
-    from pipeline.tactics.vcf import vcf
+    from pipeline.tactics.lines.solve import DEFAULT_DEPTH, PV_CAPACITY
+    from pipeline.tactics.lines.table import new_table
+    from pipeline.tactics.lines.vcf import vcf
 
     rng = np.random.default_rng(3)
     states = [clustered(spec, rng) for _ in range(positions_count)]

@@ -21,9 +21,9 @@ import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.players.base import Player
-from pipeline.tactics import hex_dfpn as hd
-from pipeline.tactics.hex_solve import check_dfpn_size, new_dfpn_table
-from pipeline.tactics.hex_solver import UNKNOWN, WIN
+from pipeline.tactics.hex import dfpn as hd
+from pipeline.tactics.hex.solve import check_dfpn_size, new_dfpn_table
+from pipeline.tactics.hex.solver import UNKNOWN, WIN
 
 
 class WinChecker:

@@ -16,7 +16,7 @@ from pipeline.search.evaluator import Evaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
 from pipeline.search.pure import PureMCTS
 from pipeline.search.tree import VISITS
-from pipeline.tactics.solve import COLOURS, prove
+from pipeline.tactics.lines.solve import COLOURS, prove
 
 
 class RandomPlayer:

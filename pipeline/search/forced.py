@@ -27,7 +27,7 @@ nothing. In Gomoku one scan of the board's windows (`gomoku_scan`) serves both s
 calls (the mover's, and the opponent's with the mover passing: the same board) and the
 threat check; a side with no window of k - 2 stones has nothing to search. The moves off
 the opponent's proof are checked in one replay of it for all of them
-(`proofs_surviving`). The arrays live in a scratch made once (`pipeline.tactics.scratch`;
+(`proofs_surviving`). The arrays live in a scratch made once (`pipeline.tactics.lines.scratch`;
 `tactical_verdict_into`), and the verdicts, masks and tables are those of the plain path,
 call for call (tests/unit/test_verdict_reference.py)."""
 
@@ -50,7 +50,7 @@ from pipeline.games.layout import (
     WIN_LENGTH,
     WINNER,
 )
-from pipeline.tactics.scratch import (
+from pipeline.tactics.lines.scratch import (
     A_E0,
     A_E1,
     A_KEYS,
@@ -70,8 +70,8 @@ from pipeline.tactics.scratch import (
     WINS,
     scratch_for,
 )
-from pipeline.tactics.table import SALT_VCF, SALT_VCT
-from pipeline.tactics.threats import (
+from pipeline.tactics.lines.table import SALT_VCF, SALT_VCT
+from pipeline.tactics.lines.threats import (
     LOST,
     four_moves_into,
     gomoku_scan,
@@ -82,7 +82,7 @@ from pipeline.tactics.threats import (
     restricted,
     threat_defences_into,
 )
-from pipeline.tactics.vcf import c6_solve, gomoku_solve_scanned, vcf_into
+from pipeline.tactics.lines.vcf import c6_solve, gomoku_solve_scanned, vcf_into
 
 TACTICS_OFF = 0
 TACTICS_VCF = 1
@@ -334,9 +334,9 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
     """The solvers' verdict on the position `s` for the player to move (OPEN, WIN or
     LOSS) and, for WIN, the move that starts the proof. `mask` (the legal moves) is
     narrowed to the defences when the opponent threatens. `table` and `null_table` are
-    transposition tables (`pipeline.tactics.table.new_table`) kept between calls: the
+    transposition tables (`pipeline.tactics.lines.table.new_table`) kept between calls: the
     second holds the searches with the mover passing, whose boards have the other player
-    to move. `pv` is room for a proof, `sc` the scratch (`pipeline.tactics.scratch`) made
+    to move. `pv` is room for a proof, `sc` the scratch (`pipeline.tactics.lines.scratch`) made
     for this game and at least `max_depth`."""
     kind = s[KIND]
     if mode == TACTICS_OFF or (kind != GOMOKU and kind != CONNECT6) or s[WINNER] >= 0:

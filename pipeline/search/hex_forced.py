@@ -37,8 +37,8 @@ from pipeline.games.hex import link_stone, swap_legal, winning_cells
 from pipeline.games.layout import BOARD, TO_MOVE, WIDTH, WINNER
 from pipeline.search.forced import LOSS, OPEN, WIN
 from pipeline.search.tree import SOLVED_WIN
-from pipeline.tactics.hex_connect import bridge_intrusions, must_play_region, winning_connection
-from pipeline.tactics.hex_patterns import inferior_mask
+from pipeline.tactics.hex.connect import bridge_intrusions, must_play_region, winning_connection
+from pipeline.tactics.hex.patterns import inferior_mask
 
 HEX_INFERIOR = 1
 HEX_CONNECT = 2

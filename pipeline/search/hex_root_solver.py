@@ -1,5 +1,5 @@
 """Perfect play at the root where the Hex solver reaches: after the search, DFPN with
-H-search (pipeline.tactics.hex_dfpn) within a node budget (`SearchConfig.
+H-search (pipeline.tactics.hex.dfpn) within a node budget (`SearchConfig.
 hex_root_solver_nodes`). A proven win is played: the search's own move when the solver
 proves that it wins too, else the solver's. A proven loss, or no proof within the budget,
 leaves the search's move (against a fallible opponent the search's move is the best try).
@@ -12,8 +12,8 @@ import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.layout import STONES
-from pipeline.tactics import hex_dfpn as hd
-from pipeline.tactics.hex_solve import check_dfpn_size, new_dfpn_table, winning_move
+from pipeline.tactics.hex import dfpn as hd
+from pipeline.tactics.hex.solve import check_dfpn_size, new_dfpn_table, winning_move
 
 
 class HexRootSolver:

@@ -61,8 +61,8 @@ from pipeline.search.tree import (
     revert,
     search_capacity,
 )
-from pipeline.tactics.scratch import scratch_for
-from pipeline.tactics.table import new_table
+from pipeline.tactics.lines.scratch import scratch_for
+from pipeline.tactics.lines.table import new_table
 
 
 class SearchConfig(BaseModel):
@@ -254,7 +254,7 @@ def expand_and_backup(
     """Expand and back up leaves start..n-1. Returns n, or the first leaf whose game's
     row is full: the caller grows the tree and calls again from there. With `tactics`,
     the threat solvers judge each leaf first (`forced.tactical_verdict_into`, in
-    `scratch`, the solvers' room made once per search: `pipeline.tactics.scratch`); with
+    `scratch`, the solvers' room made once per search: `pipeline.tactics.lines.scratch`); with
     `hex_flags`, Hex's connection knowledge (`hex_forced.hex_verdict`; `marks` is scratch
     of length cells for the bridge replies). A proven leaf backs up its exact value
     instead of the net's."""
@@ -439,7 +439,7 @@ class BatchedMCTS:
         self.grown = 0  # times a search found a row full and grew the tree
         self.forward_wait = 0.0  # seconds an overlapped search waited for the forward thread
         # The threat solvers' transposition tables, kept between moves (they hold only
-        # fully searched failures: see pipeline.tactics.table). Tiny when tactics are off.
+        # fully searched failures: see pipeline.tactics.lines.table). Tiny when tactics are off.
         self.tactics = TACTICS_MODES[config.tactics] if spec.kind != HEX else TACTICS_OFF
         self.hex_flags = hex_tactics_flags(config.hex_tactics) if spec.kind == HEX else 0
         self.marks = np.zeros(spec.cells, dtype=np.bool_)

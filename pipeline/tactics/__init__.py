@@ -1,3 +1,3 @@
-"""Threat analysis, connection knowledge and solvers, compiled; depends only on pipeline.games:
-VCF/VCT and threats for Gomoku and Connect6 (threats, vcf, vct, solve), and for Hex inferior
-cells, virtual connections and a solver (hex_*)."""
+"""Tactics beside the rules, compiled, one subpackage per family; depends only on
+pipeline.games: `lines` (threats, VCF and VCT for Gomoku and Connect6) and `hex`
+(inferior cells, virtual connections, solvers)."""

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.tactics import hex_dfpn as hd
-from pipeline.tactics.hex_solve import dfpn_opening_table, new_dfpn_table
+from pipeline.tactics.hex import dfpn as hd
+from pipeline.tactics.hex.solve import dfpn_opening_table, new_dfpn_table
 from tests.unit.test_hex_tactics import centre_cells
 
 pytestmark = pytest.mark.integration

@@ -61,7 +61,7 @@ def test_the_solver_rate_counts_its_nodes_and_finds_the_wins_of_its_positions():
     import numpy as np
 
     from pipeline.bench.search import bench_solver, clustered
-    from pipeline.tactics.solve import solve_vcf
+    from pipeline.tactics.lines.solve import solve_vcf
 
     spec = GameSpec.parse("gomoku:15")
     figures = {r.figure: r.value for r in bench_solver(spec, 6, budget=500)}

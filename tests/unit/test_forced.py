@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.kernels import legal_mask
 from pipeline.search.forced import LOSS, OPEN, TACTICS_VCF, TACTICS_VCT, WIN, tactical_verdict
-from pipeline.tactics.solve import solve_vcf
-from pipeline.tactics.table import new_table
-from pipeline.tactics.vcf import vcf
+from pipeline.tactics.lines.solve import solve_vcf
+from pipeline.tactics.lines.table import new_table
+from pipeline.tactics.lines.vcf import vcf
 
 pytestmark = pytest.mark.unit
 
@@ -136,7 +136,7 @@ def test_the_proof_is_replayed_for_every_move_at_once_as_for_each_alone(spec_tex
     per move) on every legal move of the recorded positions where the opponent has a VCF
     if the mover passes (renju: each move is replayed alone, its forbidden cells checked)."""
     from pipeline.search.forced import proof_survives, proofs_surviving
-    from pipeline.tactics.threats import null_move
+    from pipeline.tactics.lines.threats import null_move
 
     with np.load(Path(__file__).resolve().parents[1] / "tactics" / "verdicts.npz") as f:
         states = f[f"{spec_text}|states"]

@@ -1,4 +1,4 @@
-"""H-search and the DFPN Hex solver (pipeline/tactics/hex_hsearch.py, hex_dfpn.py).
+"""H-search and the DFPN Hex solver (pipeline/tactics/hex/hsearch.py, hex_dfpn.py).
 
 Every connection H-search claims is checked by brute force (the claimed carrier alone,
 the opponent owning every other empty cell and moving first); the solver's opening tables
@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.hex import apply_hex
 from pipeline.games.layout import BOARD, PLY, STONES, TO_MOVE, WINNER
-from pipeline.tactics import hex_dfpn as hd
-from pipeline.tactics import hex_solver as hs
-from pipeline.tactics.hex_connect import winning_connection
-from pipeline.tactics.hex_hsearch import BIT_HI, BIT_LO, FULL, SEMI, hsearch, must_play
-from pipeline.tactics.hex_solve import dfpn_opening_table, new_dfpn_table, prove_hex, winning_move
+from pipeline.tactics.hex import dfpn as hd
+from pipeline.tactics.hex import solver as hs
+from pipeline.tactics.hex.connect import winning_connection
+from pipeline.tactics.hex.hsearch import BIT_HI, BIT_LO, FULL, SEMI, hsearch, must_play
+from pipeline.tactics.hex.solve import dfpn_opening_table, new_dfpn_table, prove_hex, winning_move
 from tests.unit.test_hex_tactics import (
     cells_of,
     centre_cells,

@@ -14,7 +14,7 @@ from pipeline.games.layout import BOARD, TO_MOVE, WINNER
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.hex_root_solver import HexRootSolver
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
-from pipeline.tactics import hex_solver as hs
+from pipeline.tactics.hex import solver as hs
 from tests.unit.test_hex_tactics import plain_value, position, random_position
 
 pytestmark = pytest.mark.unit

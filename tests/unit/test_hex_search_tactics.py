@@ -19,8 +19,8 @@ from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.hex_forced import HEX_ALL, HEX_BRIDGE, HEX_CONNECT, hex_tactics_flags
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
 from pipeline.search.tree import ACTION, COUNT, FIRST, MOVER, PRIOR, TERM_VALUE, TERMINAL
-from pipeline.tactics import hex_solver as hs
-from pipeline.tactics.hex_patterns import captured_pairs, dead_mask
+from pipeline.tactics.hex import solver as hs
+from pipeline.tactics.hex.patterns import captured_pairs, dead_mask
 
 pytestmark = pytest.mark.unit
 

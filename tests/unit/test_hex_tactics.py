@@ -1,4 +1,4 @@
-"""Hex connection knowledge and the compiled solver (pipeline/tactics/hex_*).
+"""Hex connection knowledge and the compiled solver (pipeline/tactics/hex/).
 
 Soundness first: every claim of the knowledge (a dead cell, a captured pair, a winning
 virtual connection) is checked against exhaustive search, and the solver's values
@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.hex import apply_hex, link_stone
 from pipeline.games.layout import BOARD, PLY, STONES, TO_MOVE, WINNER
-from pipeline.tactics import hex_solver as hs
-from pipeline.tactics.hex_connect import ZIG_C, ZIG_R, bridge_intrusions, collect_links, winning_connection
-from pipeline.tactics.hex_patterns import captured_pairs, dead_mask, inferior_mask, is_dead
-from pipeline.tactics.hex_solve import hex_opening_table, new_table, solve_hex
+from pipeline.tactics.hex import solver as hs
+from pipeline.tactics.hex.connect import ZIG_C, ZIG_R, bridge_intrusions, collect_links, winning_connection
+from pipeline.tactics.hex.patterns import captured_pairs, dead_mask, inferior_mask, is_dead
+from pipeline.tactics.hex.solve import hex_opening_table, new_table, solve_hex
 
 pytestmark = pytest.mark.unit
 

@@ -15,7 +15,7 @@ from pipeline.players.factory import PLAY_SOLVER_EMPTY_CELLS, PLAY_SOLVER_NODES,
 from pipeline.players.search import NetPlayer, RandomPlayer
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import SearchConfig
-from pipeline.tactics.hex_solver import LOSS, UNKNOWN, WIN
+from pipeline.tactics.hex.solver import LOSS, UNKNOWN, WIN
 
 pytestmark = pytest.mark.unit
 

@@ -17,7 +17,7 @@ from pipeline.games.layout import BOARD, PLY, STONES, TO_MOVE
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
 from pipeline.search.pure import PureMCTS
-from pipeline.tactics.solve import Proof, solve_vcf, solve_vct, threat_defences, three_defences
+from pipeline.tactics.lines.solve import Proof, solve_vcf, solve_vct, threat_defences, three_defences
 
 pytestmark = pytest.mark.unit
 

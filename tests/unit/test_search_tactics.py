@@ -9,8 +9,8 @@ import pytest
 from pipeline.games.base import GameSpec
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
-from pipeline.tactics.solve import solve_vcf, threat_defences
-from pipeline.tactics.threatened import refutable_threat, threatened_positions
+from pipeline.tactics.lines.solve import solve_vcf, threat_defences
+from pipeline.tactics.lines.threatened import refutable_threat, threatened_positions
 
 pytestmark = pytest.mark.unit
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
-from pipeline.tactics.solve import (
+from pipeline.tactics.lines.solve import (
     Proof,
     four_moves,
     solve_vcf,

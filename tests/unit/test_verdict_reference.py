@@ -8,7 +8,7 @@ The expected values in tests/tactics/verdicts.npz were recorded with the referen
 main at 608d3a1 (the per-call allocating solvers, renju included), in a worktree of its
 own with this file copied in; the positions are stored with them:
 search leaves of real self-play (the shipped nets, tactics on), random middle games near
-the centre, the threatened positions of `pipeline.tactics.threatened` and the suite in
+the centre, the threatened positions of `pipeline.tactics.lines.threatened` and the suite in
 tests/tactics/positions.txt, for Gomoku freestyle, exact five and renju, and Connect6.
 
 Record again (only on purpose, with the reference code checked out, e.g. `git worktree add
@@ -30,14 +30,14 @@ import pytest
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.search.forced import TACTICS_MODES
-from pipeline.tactics.table import new_table
-from pipeline.tactics.threatened import threatened_positions
-from pipeline.tactics.vcf import vcf
-from pipeline.tactics.vct import vct
+from pipeline.tactics.lines.table import new_table
+from pipeline.tactics.lines.threatened import threatened_positions
+from pipeline.tactics.lines.vcf import vcf
+from pipeline.tactics.lines.vct import vct
 
 try:
     from pipeline.search.forced import tactical_verdict_into
-    from pipeline.tactics.scratch import scratch_for
+    from pipeline.tactics.lines.scratch import scratch_for
 except ImportError:  # the reference code, recording: the verdict allocates its own room
     from pipeline.search.forced import tactical_verdict
 
@@ -310,7 +310,7 @@ def _windows_reference(board: np.ndarray, value: int, min_own: int, max_own: int
 @pytest.mark.parametrize("shape", [(5, 5), (6, 9), (9, 6), (8, 8), (15, 15)])
 def test_the_sliding_window_sweep_marks_what_every_window_read_alone_marks(shape):
     from pipeline.games.layout import BOARD
-    from pipeline.tactics.threats import mark_window_cells
+    from pipeline.tactics.lines.threats import mark_window_cells
 
     rng = np.random.default_rng(shape[0] * 100 + shape[1])
     spec = GameSpec.parse(f"gomoku:{shape[0]}x{shape[1]}")

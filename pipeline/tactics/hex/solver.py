@@ -26,8 +26,8 @@ from numba import njit
 
 from pipeline.games.hex import apply_hex, swap_legal, winning_cells
 from pipeline.games.layout import BOARD, STONES, TO_MOVE, WIDTH, WINNER
-from pipeline.tactics.hex_connect import must_play_region, winning_connection
-from pipeline.tactics.hex_patterns import inferior_mask
+from pipeline.tactics.hex.connect import must_play_region, winning_connection
+from pipeline.tactics.hex.patterns import inferior_mask
 
 WIN = 1
 LOSS = -1

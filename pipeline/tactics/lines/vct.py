@@ -16,14 +16,14 @@ import numpy as np
 from numba import njit
 
 from pipeline.games.layout import CONNECT6, KIND
-from pipeline.tactics.scratch import scratch_for
-from pipeline.tactics.table import SALT_VCT
-from pipeline.tactics.vcf import c6_solve, gomoku_solve
+from pipeline.tactics.lines.scratch import scratch_for
+from pipeline.tactics.lines.table import SALT_VCT
+from pipeline.tactics.lines.vcf import c6_solve, gomoku_solve
 
 
 @njit(cache=True, nogil=True)
 def vct_into(s, budget, max_depth, table, pv, sc):
-    """`vct` in the caller's scratch (`pipeline.tactics.scratch`)."""
+    """`vct` in the caller's scratch (`pipeline.tactics.lines.scratch`)."""
     if s[KIND] == CONNECT6:
         return c6_solve(s, budget, max_depth, table, pv, sc)
     return gomoku_solve(s, budget, max_depth, np.int64(1), SALT_VCT, table, pv, sc)

@@ -11,10 +11,10 @@ from pipeline.games import kernels
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.connect6 import mover_at_ply
 from pipeline.games.layout import CONNECT6
-from pipeline.tactics import threats
-from pipeline.tactics.table import new_table
-from pipeline.tactics.vcf import vcf
-from pipeline.tactics.vct import vct
+from pipeline.tactics.lines import threats
+from pipeline.tactics.lines.table import new_table
+from pipeline.tactics.lines.vcf import vcf
+from pipeline.tactics.lines.vct import vct
 
 PV_CAPACITY = 512
 DEFAULT_DEPTH = 40  # attacker moves (Connect6: turns); the budget is the real limit

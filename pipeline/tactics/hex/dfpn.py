@@ -32,10 +32,10 @@ from numba import njit
 
 from pipeline.games.hex import apply_hex, swap_legal, winning_cells
 from pipeline.games.layout import BOARD, TO_MOVE, WIDTH, WINNER
-from pipeline.tactics.hex_connect import must_play_region, winning_connection
-from pipeline.tactics.hex_hsearch import BIT_HI, BIT_LO, FULL, NONE, Z, empty_bits, hsearch, must_play
-from pipeline.tactics.hex_patterns import fill_inferior
-from pipeline.tactics.hex_solver import LOSS, UNKNOWN, USE_INFERIOR, USE_VC, WIN, Z_SIDE, ZOBRIST, position_key
+from pipeline.tactics.hex.connect import must_play_region, winning_connection
+from pipeline.tactics.hex.hsearch import BIT_HI, BIT_LO, FULL, NONE, Z, empty_bits, hsearch, must_play
+from pipeline.tactics.hex.patterns import fill_inferior
+from pipeline.tactics.hex.solver import LOSS, UNKNOWN, USE_INFERIOR, USE_VC, WIN, Z_SIDE, ZOBRIST, position_key
 
 USE_HSEARCH = 4
 DFPN_ALL = USE_HSEARCH | USE_INFERIOR

@@ -2,7 +2,7 @@
 
 Entry point `vcf(s, budget, max_depth, table, pv)`, compiled and callable from compiled
 code, for the player to move in `s` (left unchanged); `vcf_into(..., scratch)` is the
-same search in the caller's room (`pipeline.tactics.scratch`), which the tree uses:
+same search in the caller's room (`pipeline.tactics.lines.scratch`), which the tree uses:
   returns (result, pv_len, nodes): result 1 when a win is proven, 0 when none was found
   (no win of this kind, or the budget or depth ran out); pv[:pv_len] is the proof line,
   the actions in play order (attacker, defender, ...; Connect6 one stone per action,
@@ -67,7 +67,7 @@ from pipeline.games.layout import (
     WIN_LENGTH,
     WINNER,
 )
-from pipeline.tactics.scratch import (
+from pipeline.tactics.lines.scratch import (
     A_E0,
     A_E1,
     A_KEYS,
@@ -98,8 +98,8 @@ from pipeline.tactics.scratch import (
     check_room,
     scratch_for,
 )
-from pipeline.tactics.table import SALT_C6, SALT_VCF, ZOBRIST, board_key, probe_failed, store_failed
-from pipeline.tactics.threats import (
+from pipeline.tactics.lines.table import SALT_C6, SALT_VCF, ZOBRIST, board_key, probe_failed, store_failed
+from pipeline.tactics.lines.threats import (
     connect6_windows,
     defences_against_into,
     double_fours_near_into,
@@ -735,7 +735,7 @@ def c6_solve(s, budget, max_depth, table, pv, sc):
 
 @njit(cache=True, nogil=True)
 def vcf_into(s, budget, max_depth, table, pv, sc):
-    """`vcf` in the caller's scratch (`pipeline.tactics.scratch`), made for this game
+    """`vcf` in the caller's scratch (`pipeline.tactics.lines.scratch`), made for this game
     and at least `max_depth`."""
     if s[KIND] == CONNECT6:
         return c6_solve(s, budget, max_depth, table, pv, sc)

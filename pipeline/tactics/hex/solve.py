@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
-from pipeline.tactics import hex_dfpn as hd
-from pipeline.tactics import hex_solver as hs
-from pipeline.tactics.hex_connect import winning_connection
-from pipeline.tactics.hex_hsearch import FULL, MAX_SIDE, hsearch
+from pipeline.tactics.hex import dfpn as hd
+from pipeline.tactics.hex import solver as hs
+from pipeline.tactics.hex.connect import winning_connection
+from pipeline.tactics.hex.hsearch import FULL, MAX_SIDE, hsearch
 
 Table = tuple[np.ndarray, np.ndarray, np.ndarray]
 

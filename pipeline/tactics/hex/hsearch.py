@@ -19,7 +19,7 @@ row edge template is beyond it). To keep it cheap, as in benzene: at most `max_v
 base connections), OR combines at most `max_or` SCs, connections derived between two empty
 cells are dropped unless `empty_pairs` (only the base adjacency joins two empty cells),
 and edges are never midpoints (joining two points through an edge is no progress).
-Bridges and ziggurats (pipeline.tactics.hex_connect) come out of the rules on their own
+Bridges and ziggurats (pipeline.tactics.hex.connect) come out of the rules on their own
 (tests), so nothing is seeded.
 
 Bitsets are two uint64 words (cells 0-63, 64-127): boards up to 11x11.

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
-from pipeline.tactics.solve import solve_vcf, threat_defences
-from pipeline.tactics.threats import null_move
+from pipeline.tactics.lines.solve import solve_vcf, threat_defences
+from pipeline.tactics.lines.threats import null_move
 
 
 def _passed(state: GameState) -> GameState:
