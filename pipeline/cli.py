@@ -293,7 +293,17 @@ def evaluate(
     ] = "pure:1000",
     games: Annotated[int, typer.Option(min=1, help="games; colours alternate, openings paired")] = 20,
     simulations: Annotated[int, typer.Option(min=1, help="network search per move")] = 200,
-    opening_plies: Annotated[int, typer.Option(min=0, help="random opening moves per pair of games")] = 2,
+    openings: Annotated[
+        str | None,
+        typer.Option(
+            help="opening suite, each opening played with both colours: a file (one opening a line, moves in the "
+            "game's notation), auto (the game's shipped suite under openings/, else random) or random"
+        ),
+    ] = None,
+    opening_plies: Annotated[
+        int | None,
+        typer.Option(min=0, help="random openings of this many moves instead of a suite (default 2; Hex with swap 1)"),
+    ] = None,
     seed: Annotated[int, typer.Option()] = 0,
     board: Annotated[
         str | None,
@@ -303,20 +313,34 @@ def evaluate(
         Tactics | None,
         typer.Option(help="threat solvers in both searches (Gomoku, Connect6): off, vcf, vct (default: vcf)"),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result and every game as JSON")] = False,
+    records: Annotated[
+        Path | None, typer.Option(help="write each game to this folder (SGF; PSQ for Gomoku), as the GUIs read them")
+    ] = None,
 ) -> None:
     """Play a checkpoint (AlphaZero net or DQN) against an opponent; score with interval."""
     from rich.markup import escape
 
     from pipeline.match.evaluation import Evaluation
+    from pipeline.match.openings import AUTO, RANDOM
     from pipeline.nets.checkpoint import CheckpointError
 
     try:
         evaluation = Evaluation.setup(model, vs, simulations, board, None if tactics is None else tactics.value)
     except (CheckpointError, ValueError) as exc:
         raise fail(str(exc)) from None
+    if openings is None:
+        openings = AUTO if opening_plies is None else RANDOM
     with err.status(escape(f"{model.stem} vs {vs}: {games} games of {evaluation.spec}")):
-        evaluation.play(games, seed, opening_plies)
+        try:
+            evaluation.play(games, seed, opening_plies, openings)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+    if records is not None:
+        written = evaluation.write_records(records)
+        err.print(f"records: {len(written)} games in {records}", highlight=False)
+    for log in getattr(evaluation.opponent, "log_paths", []):
+        err.print(f"engine log: {log}", highlight=False)
     if evaluation.stopped:  # an external engine with too many faults: its finished games count
         err.print(f"[yellow]stopped:[/yellow] {escape(evaluation.stopped)}", highlight=False)
     for reason in evaluation.forfeits:

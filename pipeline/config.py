@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from pipeline.dqn.config import DQNConfig
 from pipeline.games.base import GameSpec, describe_errors
+from pipeline.match.openings import OpeningError, resolve_suite
 from pipeline.match.sprt import VsChampionTest, VsPureTest
 from pipeline.nets.inference import InferenceConfig
 from pipeline.nets.resnet import NetSpec
@@ -49,7 +50,17 @@ class EvaluateConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     simulations: int | None = Field(None, ge=1, description="network search per move (default: self-play's)")
-    opening_plies: int = Field(2, ge=0, description="random opening moves, drawn per pair and played with both colours")
+    openings: str = Field(
+        "auto",
+        description="opening suite, each opening played with both colours: auto (the game's suite under openings/ "
+        "when there is one, else random openings), random, or a suite file",
+    )
+    opening_plies: int | None = Field(
+        None,
+        ge=0,
+        description="random opening moves when no suite is used, drawn per pair and played with both colours "
+        "(default: one stone on Hex with swap, so the second player decides whether to swap; else two)",
+    )
     pairs_per_round: int = Field(5, ge=1, description="pairs of games played in lockstep before the test is checked")
     ladder: list[int] = Field(default_factory=default_ladder, description="pure-MCTS playouts of the ladder levels")
     vs_pure: VsPureTest = VsPureTest()
@@ -129,6 +140,10 @@ class Params(BaseModel):
                 check_game(self.game)
             except ValueError as exc:
                 raise ValueError(f"evaluate.classical_ladder: {exc}") from None
+        try:
+            resolve_suite(self.game, self.evaluate.openings)
+        except OpeningError as exc:
+            raise ValueError(f"evaluate.openings: {exc}") from None
         return self
 
 

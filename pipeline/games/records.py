@@ -26,9 +26,16 @@ class RecordError(ValueError):
     pass
 
 
-def to_sgf(state: GameState) -> str:
+def sgf_text(value: str) -> str:
+    """An SGF property value: `]` and `\\` escaped."""
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def to_sgf(state: GameState, black: str = "", white: str = "", comment: str = "") -> str:
+    """The game as SGF; `black` and `white` name the players (PB, PW), `comment` goes in GC."""
     spec = state.spec
     head = f"(;FF[4]{sgf_header(spec)}AP[zero-pipeline]GN[{spec}]"
+    head += "".join(f"{key}[{sgf_text(v)}]" for key, v in (("PB", black), ("PW", white), ("GC", comment)) if v)
     replay = spec.new_game()
     nodes = []
     for a in state.history:
@@ -94,14 +101,19 @@ def sgf_rules(body: str) -> str:
     raise RecordError(f"unsupported rules RU[{ru.group(1)}]: Gomoku here is {', '.join(SGF_RULES)}")
 
 
-def to_psq(state: GameState) -> str:
+def to_psq(state: GameState, black: str = "", white: str = "", milliseconds: list[int] | None = None) -> str:
+    """The game as Piskvork writes it: the header, a line a move (x, y from 1, and the
+    milliseconds it took), then the two programs' names (first the one that began) and -1."""
     spec = state.spec
     if "psq" not in spec.record_formats:
         raise RecordError("PSQ records are for Gomoku")
     lines = [f"Piskvorky {spec.width}x{spec.height}, 11:11, 0"]
-    for a in state.history:
+    for i, a in enumerate(state.history):
         r, c = divmod(a, spec.width)
-        lines.append(f"{c + 1},{r + 1},0")
+        ms = milliseconds[i] if milliseconds and i < len(milliseconds) else 0
+        lines.append(f"{c + 1},{r + 1},{ms}")
+    if black or white:
+        lines += [black or "black", white or "white", "-1"]
     return "\n".join(lines) + "\n"
 
 

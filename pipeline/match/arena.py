@@ -5,12 +5,14 @@ sequential match plays rounds of such pairs until an SPRT decides."""
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
+from pipeline.match.openings import OpeningSource, random_opening
 from pipeline.match.sprt import SPRT, SPRTConfig
 from pipeline.players.base import Forfeit, Player, ProvenWin
 
@@ -49,6 +51,8 @@ class MatchResult:
     proven: int = 0  # games where `player`'s solver proved its win (the first proof of the game)
     proven_against: int = 0  # ... where `opponent`'s did
     proofs: list[str] = field(default_factory=list)  # "game 4: NAME (black) found VCF in 7 at move 23"
+    swaps: int = 0  # Hex: games where the second player took the first stone (swap-pieces)
+    swaps_by_player: int = 0  # ... and of them, those where `player` swapped
 
     @property
     def score(self) -> float:
@@ -68,22 +72,6 @@ class MatchResult:
         return out
 
 
-def random_opening(spec: GameSpec, plies: int, rng: np.random.Generator) -> list[int]:
-    """`plies` random moves that do not end the game (swap never chosen)."""
-    while True:
-        state = spec.new_game()
-        moves = []
-        for _ in range(plies):
-            cells = [a for a in state.legal_actions() if a < spec.cells]
-            a = int(rng.choice(cells))
-            state.apply(a)
-            moves.append(a)
-            if state.is_terminal:
-                break
-        if not state.is_terminal:
-            return moves
-
-
 @dataclass
 class GameRecord:
     """One finished game of a match, from `player`'s side."""
@@ -97,6 +85,16 @@ class GameRecord:
     reason: str = ""  # why the game ended other than by the rules ("forfeit: ...", the loser's fault)
     proof: str = ""  # the game's first solver-proven win: "NAME (black) found VCF in 7 at move 23"
     proof_by_player: bool | None = None  # whether `player` (else the opponent) found it
+    moves: list[int] = field(default_factory=list)  # every action of the game, the opening's first
+    # (player, opponent): each move's seconds, its share of the lockstep call that made it
+    seconds: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    swapped: bool = False  # Hex: the second player took the first stone (swap-pieces)
+    player_proof: str = ""  # `player`'s first proven win in words ("" if none)
+    opponent_proof: str = ""  # the opponent's
+
+    def mean_seconds(self) -> tuple[float, float]:
+        """Mean seconds a move of (player, opponent) after the opening."""
+        return tuple(round(float(np.mean(xs)), 4) if xs else 0.0 for xs in self.seconds)  # type: ignore[return-value]
 
 
 class PlayerDropped(Exception):
@@ -120,6 +118,15 @@ def first_proof(g: int, player: Player, opponent: Player) -> tuple[str, bool | N
         return "", None
     _, theirs, name, win = min(found, key=lambda f: (f[0], f[1]))
     return win.phrase(name), not theirs
+
+
+def side_proofs(g: int, player: Player, opponent: Player) -> tuple[str, str]:
+    """Each side's first proven win in game g, in words ("" where it proved none)."""
+    out = []
+    for who in (player, opponent):
+        win = getattr(who, "proven", {}).get(g)
+        out.append(win.phrase(who.name) if isinstance(win, ProvenWin) else "")
+    return out[0], out[1]
 
 
 def paired_openings(spec: GameSpec, pairs: int, plies: int, rng: np.random.Generator) -> list[list[int]]:
@@ -151,10 +158,12 @@ def play_lockstep(
     first = [g % 2 for g in range(games)]  # the colour `player` has in game g
     records: list[GameRecord | None] = [None] * games
     done = [False] * games
+    seconds: list[tuple[list[float], list[float]]] = [([], []) for _ in range(games)]
 
     def finish(g: int, score: float, reason: str = "") -> None:
         done[g] = True
         proof, by_player = first_proof(g, player, opponent)
+        mine, theirs = side_proofs(g, player, opponent)
         rec = GameRecord(
             first_index + g,
             (first_index + g) // 2,
@@ -165,6 +174,11 @@ def play_lockstep(
             reason,
             proof,
             by_player,
+            list(states[g].history),
+            seconds[g],
+            spec.has_swap_rule and spec.swap and len(states[g].history) > 1 and states[g].history[1] == spec.cells,
+            mine,
+            theirs,
         )
         records[g] = rec
         if on_game_end:
@@ -176,12 +190,15 @@ def play_lockstep(
             if not turn:
                 continue
             forfeit = Forfeit({})
+            started = time.perf_counter()
             try:
                 moves = who.choose(turn, [states[g] for g in turn])
             except Forfeit as raised:
                 forfeit = raised
                 moves = [forfeit.moves.get(g, -1) for g in turn]
+            share = (time.perf_counter() - started) / len(turn)  # a lockstep call moves every game in it
             for g, a in zip(turn, moves, strict=True):
+                seconds[g][side].append(round(share, 4))
                 if g in forfeit.reasons:
                     finish(g, float(side == 1), f"forfeit: {forfeit.reasons[g]}")
                     continue
@@ -200,6 +217,9 @@ def result_of(player: str, opponent: str, records: list[GameRecord]) -> MatchRes
     result = MatchResult(player, opponent, len(records), 0, 0, 0, 0, 0)
     for r in records:
         result.lengths.append(r.plies)
+        if r.swapped:
+            result.swaps += 1
+            result.swaps_by_player += not r.player_first
         if r.proof:
             result.proven += bool(r.proof_by_player)
             result.proven_against += not r.proof_by_player
@@ -223,18 +243,38 @@ def play_match(
     opponent: Player,
     games: int,
     seed: int = 0,
-    opening_plies: int = 0,
+    opening_plies: int | None = 0,
     on_game_end=None,
+    openings: OpeningSource | None = None,
 ) -> MatchResult:
     """`player` takes the first move in even-numbered games, `opponent` in odd ones; game
-    2i and 2i+1 share an opening. All games advance in lockstep."""
-    rng = np.random.default_rng(seed)
-    openings = paired_openings(spec, (games + 1) // 2, opening_plies, rng)
+    2i and 2i+1 share an opening (from `openings`, else `opening_plies` random moves). All
+    games advance in lockstep."""
+    return result_of(
+        player.name,
+        opponent.name,
+        match_records(spec, player, opponent, games, seed, opening_plies, on_game_end, openings),
+    )
+
+
+def match_records(
+    spec: GameSpec,
+    player: Player,
+    opponent: Player,
+    games: int,
+    seed: int = 0,
+    opening_plies: int | None = 0,
+    on_game_end=None,
+    openings: OpeningSource | None = None,
+) -> list[GameRecord]:
+    """The records of `play_match`'s games."""
+    source = openings or OpeningSource(spec, None, opening_plies, np.random.default_rng(seed))
+    chosen = source.take((games + 1) // 2)
     records = play_lockstep(
-        spec, player, opponent, openings, seed, on_game_end=(lambda r: on_game_end(r.index)) if on_game_end else None
+        spec, player, opponent, chosen, seed, on_game_end=(lambda r: on_game_end(r.index)) if on_game_end else None
     )
     # An odd count drops the last game of the last pair, as before.
-    return result_of(player.name, opponent.name, [r for r in records if r.index < games])
+    return [r for r in records if r.index < games]
 
 
 @dataclass
@@ -253,23 +293,25 @@ def play_sequential(
     opponent: Player,
     test: SPRTConfig,
     seed: int = 0,
-    opening_plies: int = 0,
+    opening_plies: int | None = 0,
     pairs_per_round: int = 5,
     on_round: Callable[[SPRT], None] | None = None,
+    openings: OpeningSource | None = None,
 ) -> SequentialResult:
     """Rounds of paired games (same opening, both colours) until the SPRT decides or its
     game limit is reached. Every game played counts, also those of the deciding round
     that finished after the decision would have been reached (discarding them would bias
     the result)."""
-    rng = np.random.default_rng(seed)
+    source = openings or OpeningSource(spec, None, opening_plies, np.random.default_rng(seed))
     sprt = SPRT(test)
     records: list[GameRecord] = []
     round_no = 0
     while sprt.decision is None:
         pairs = min(pairs_per_round, (test.max_games - sprt.games + 1) // 2)
-        openings = paired_openings(spec, pairs, opening_plies, rng)
         try:
-            played = play_lockstep(spec, player, opponent, openings, seed + 7 * round_no, first_index=len(records))
+            played = play_lockstep(
+                spec, player, opponent, source.take(pairs), seed + 7 * round_no, first_index=len(records)
+            )
         except PlayerDropped as dropped:
             dropped.records = records + dropped.records
             raise

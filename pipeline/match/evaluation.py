@@ -12,8 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from pipeline.games.base import GameSpec
-from pipeline.match.arena import MatchResult, PlayerDropped, play_match, result_of
+from pipeline.match.arena import GameRecord, MatchResult, PlayerDropped, match_records, result_of
+from pipeline.match.game_records import game_dict, write_records
+from pipeline.match.openings import OpeningSource, resolve_suite
 from pipeline.players.base import Player
 from pipeline.players.factory import make_player, play_search
 from pipeline.players.models import checkpoint_game
@@ -40,6 +44,8 @@ class Evaluation:
     opponent: Player
     simulations: int
     result: MatchResult | None = None
+    records: list[GameRecord] = field(default_factory=list)
+    openings: str = ""  # where the openings came from, in words
     stopped: str = ""  # why the match ended early (an external engine dropped out)
     forfeits: list[str] = field(default_factory=list)  # an external engine's forfeits, each a lost game
 
@@ -57,20 +63,41 @@ class Evaluation:
         player.name = model.stem
         return Evaluation(spec, player, make_player(vs, spec, search), simulations)
 
-    def play(self, games: int, seed: int = 0, opening_plies: int = 0) -> MatchResult:
-        """Colours alternate and each pair of games shares a random opening."""
+    def play(
+        self, games: int, seed: int = 0, opening_plies: int | None = None, openings: str | None = None
+    ) -> MatchResult:
+        """Colours alternate and each pair of games shares an opening: the suite `openings`
+        names (`auto`: the game's shipped suite if any; `random`; a file), else
+        `opening_plies` random moves (default: one stone on Hex with swap, else two).
+        OpeningError for a suite that does not fit the game."""
+        suite = resolve_suite(self.spec, openings)
+        source = OpeningSource(self.spec, suite, opening_plies, np.random.default_rng(seed))
+        self.openings = source.describe()
         try:
-            self.result = play_match(self.spec, self.player, self.opponent, games, seed, opening_plies)
+            self.records = match_records(self.spec, self.player, self.opponent, games, seed, openings=source)
         except PlayerDropped as exc:
             self.stopped = str(exc)
-            self.result = result_of(self.player.name, self.opponent.name, exc.records)
+            self.records = exc.records
+        self.result = result_of(self.player.name, self.opponent.name, self.records)
         self.forfeits = list(getattr(self.opponent, "reasons", []))
         return self.result
+
+    def write_records(self, directory: Path) -> list[Path]:
+        """Each game as a file the GUIs read (SGF; PSQ for Gomoku) in `directory`."""
+        return write_records(self.spec, self.records, directory, self.player.name, self.opponent.name)
 
     def as_dict(self) -> dict[str, object]:
         assert self.result is not None, "play first"
         summary = self.result.summary()
-        return {"game": str(self.spec), "simulations": self.simulations, **summary, "forfeits": self.forfeits}
+        games = [game_dict(self.spec, r, self.player.name, self.opponent.name) for r in self.records]
+        return {
+            "game": str(self.spec),
+            "simulations": self.simulations,
+            "openings": self.openings,
+            **summary,
+            "forfeits": self.forfeits,
+            "games": games,
+        }
 
     def describe(self, opponent: str, shown_proofs: int = SHOWN_PROOFS) -> str:
         """One line: the counts, the score with its 95% interval, and the Elo difference;
@@ -85,6 +112,11 @@ class Evaluation:
             f"{result.draws} draws (as first {result.wins_as_first}, as second {result.wins_as_second}); "
             f"score {summary['score']:.2f} [{low:.2f}, {high:.2f}] 95%; Elo {summary['elo']:+.0f}"
         )
+        if self.openings:
+            line += f"; openings: {self.openings}"
+        if self.spec.has_swap_rule and self.spec.swap:
+            theirs = result.swaps - result.swaps_by_player
+            line += f"; swaps: {result.swaps} ({self.player.name} {result.swaps_by_player}, {opponent} {theirs})"
         if not result.proofs:
             return line
         lines = [

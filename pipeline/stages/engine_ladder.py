@@ -22,14 +22,21 @@ from typing import Any
 import numpy as np
 
 from pipeline.games.base import GameSpec
-from pipeline.match.arena import GameRecord, PlayerDropped, paired_openings, play_lockstep, result_of
+from pipeline.match.arena import GameRecord, PlayerDropped, play_lockstep, result_of
+from pipeline.match.openings import OpeningSource, Suite
 from pipeline.players.base import Player
 from pipeline.players.classical import ClassicalPlayer
 from pipeline.players.engines import EngineConfig, EnginePlayer
 
 
 def play_engine(
-    spec: GameSpec, candidate: Player, engine: EngineConfig, seed: int, opening_plies: int, log: Callable[[str], None]
+    spec: GameSpec,
+    candidate: Player,
+    engine: EngineConfig,
+    seed: int,
+    opening_plies: int | None,
+    log: Callable[[str], None],
+    suite: Suite | None = None,
 ) -> tuple[list[GameRecord], dict[str, Any]]:
     """(records, summary) of the candidate against one engine."""
     try:
@@ -37,7 +44,7 @@ def play_engine(
     except ValueError as exc:
         log(f"engine {engine.label} skipped: {exc}")
         return [], {"skipped": str(exc)}
-    openings = paired_openings(spec, (engine.games + 1) // 2, opening_plies, np.random.default_rng(seed))
+    openings = OpeningSource(spec, suite, opening_plies, np.random.default_rng(seed)).take((engine.games + 1) // 2)
     dropped = None
     try:
         records = play_lockstep(spec, candidate, player, openings, seed)
@@ -68,9 +75,10 @@ def play_classical(
     depths: list[int],
     games: int,
     seed: int,
-    opening_plies: int,
+    opening_plies: int | None,
     log: Callable[[str], None],
     opponent: Callable[[int], Player] = ClassicalPlayer,
+    suite: Suite | None = None,
 ) -> tuple[dict[int, list[GameRecord]], dict[str, Any]]:
     """(records by depth, summary) of the candidate climbing `depths` (rising), `games`
     games each, until it scores below 0.5; the summary's `matches` are by opponent name
@@ -83,7 +91,8 @@ def play_classical(
         name = classical_name(depth)
         player = opponent(depth)
         player.name = name
-        openings = paired_openings(spec, (games + 1) // 2, opening_plies, np.random.default_rng(seed + i))
+        source = OpeningSource(spec, suite, opening_plies, np.random.default_rng(seed + i))
+        openings = source.take((games + 1) // 2)
         played[depth] = play_lockstep(spec, candidate, player, openings, seed + i)
         figures = result_of(candidate.name, name, played[depth]).summary()
         matches[name] = figures

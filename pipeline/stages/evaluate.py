@@ -11,8 +11,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from pipeline.match.arena import GameRecord, play_sequential
 from pipeline.match.games_table import replace_generation
+from pipeline.match.openings import OpeningSource, Suite, resolve_suite
 from pipeline.match.sprt import SPRT, SPRTConfig
 from pipeline.nets.checkpoint import file_hash
 from pipeline.players.base import Player
@@ -80,6 +83,7 @@ class Matches:
     generation: int
     seed: int
     rows: list[dict] = field(default_factory=list)
+    suite: Suite | None = None  # the opening suite every match plays from (None: random openings)
 
     def sequential(
         self, match: str, opponent: Player, label: str, test: SPRTConfig, seed: int, name: str
@@ -95,9 +99,14 @@ class Matches:
             cfg.opening_plies,
             cfg.pairs_per_round,
             on_round=announce(self.context.log, label),
+            openings=self.openings(seed),
         )
         self.rows += rows_of(self.generation, match, generation_name(self.generation), name, result.records)
         return MatchReport.model_validate(result.summary())
+
+    def openings(self, seed: int) -> OpeningSource:
+        cfg = self.context.params.evaluate
+        return OpeningSource(self.context.params.game, self.suite, cfg.opening_plies, np.random.default_rng(seed))
 
     def engines(self) -> dict[str, EngineMatch | SkippedEngine] | None:
         """The external engines, for the rating only (not part of the gate)."""
@@ -105,7 +114,13 @@ class Matches:
         results = {}
         for i, engine in enumerate(cfg.engines):
             played, summary = play_engine(
-                self.context.params.game, self.candidate, engine, self.seed + 2 + i, cfg.opening_plies, self.context.log
+                self.context.params.game,
+                self.candidate,
+                engine,
+                self.seed + 2 + i,
+                cfg.opening_plies,
+                self.context.log,
+                suite=self.suite,
             )
             results[engine.label] = (SkippedEngine if "skipped" in summary else EngineMatch).model_validate(summary)
             self.rows += rows_of(self.generation, "vs_engine", generation_name(self.generation), engine.label, played)
@@ -124,6 +139,7 @@ class Matches:
             self.seed + 101,
             cfg.opening_plies,
             self.context.log,
+            suite=self.suite,
         )
         for depth, records in played.items():
             name = classical_name(depth)
@@ -142,7 +158,7 @@ def run(context: StageContext) -> EvaluationReport:
     candidate_hash = file_hash(paths.candidate)
     candidate = make_player(str(paths.candidate), params.game, search, name="candidate")
     seed = derive_seed(params.seed, generation, 7919)
-    matches = Matches(context, candidate, generation, seed)
+    matches = Matches(context, candidate, generation, seed, suite=resolve_suite(params.game, cfg.openings))
     start = time.perf_counter()
     level = state.ladder
     vs_pure = matches.sequential("vs_pure", PurePlayer(level), f"pure:{level}", cfg.vs_pure, seed, f"pure:{level}")

@@ -50,7 +50,7 @@ def test_every_move_round_trips():
 
 
 def test_sgf_records_hex_as_hexgui_writes_it_after_the_swap():
-    from pipeline.serve.records import from_sgf, to_sgf
+    from pipeline.games.records import from_sgf, to_sgf
 
     state = SPEC.new_game().apply("b1").apply("swap").apply("d2")
     text = to_sgf(state)

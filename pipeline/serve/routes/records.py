@@ -9,8 +9,8 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.games.base import RuleName
+from pipeline.games.records import RecordError, from_psq, from_sgf, to_psq, to_sgf
 from pipeline.serve.errors import ServeError
-from pipeline.serve.records import RecordError, from_psq, from_sgf, to_psq, to_sgf
 from pipeline.serve.routes.deps import Store
 from pipeline.serve.views import game_view
 

@@ -1,0 +1,156 @@
+"""Opening suites and per-game records (pipeline.match.openings, pipeline.match.game_records):
+the suite file read and checked against the rules, each opening played once with each
+colour, Hex with swap opened by one stone so the swap decision is played and counted, and
+every game written as the GUIs read it."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.games.base import GameSpec
+from pipeline.games.records import from_psq, from_sgf
+from pipeline.match.arena import match_records, result_of
+from pipeline.match.evaluation import Evaluation
+from pipeline.match.game_records import game_dict, interleaved_milliseconds, write_records
+from pipeline.match.openings import (
+    OpeningError,
+    OpeningSource,
+    default_plies,
+    read_suite,
+    resolve_suite,
+    suite_path,
+    write_suite,
+)
+from pipeline.players.search import RandomPlayer
+
+pytestmark = pytest.mark.unit
+
+GOMOKU9 = GameSpec.parse("gomoku:9")
+HEX5 = GameSpec.parse("hex:5:swap")
+
+
+def suite_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "suite.txt"
+    path.write_text(text)
+    return path
+
+
+def test_a_suite_is_read_in_the_games_notation_with_comments(tmp_path):
+    path = suite_file(tmp_path, "# game: gomoku:9x9:k5:freestyle\ne5 d4 f6   # value +0.02\n\ne5, e6\n")
+    suite = read_suite(path, GOMOKU9)
+    assert len(suite) == 2
+    assert suite.names(0) == "e5 d4 f6" and suite.notes == ["value +0.02", ""]
+    assert suite.openings[1] == [GOMOKU9.parse_action("e5"), GOMOKU9.parse_action("e6")]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("# game: gomoku:15\nh8\n", "a suite for gomoku:15x15:k5:freestyle, not gomoku:9x9"),
+        ("e5 e5\n", "suite.txt:1:"),
+        ("e5\nz99\n", "suite.txt:2:"),
+        ("# nothing\n", "no openings"),
+        ("a1 b1 a2 b2 a3 b3 a4 b4 a5\n", "ends the game"),
+    ],
+)
+def test_a_bad_suite_is_one_line_naming_the_file_and_line(tmp_path, text, message):
+    with pytest.raises(OpeningError, match=message):
+        read_suite(suite_file(tmp_path, text), GOMOKU9)
+
+
+def test_a_suite_written_reads_back(tmp_path):
+    suite = read_suite(suite_file(tmp_path, "e5 d4 f6  # v\ne5\n"), GOMOKU9)
+    again = read_suite(write_suite(tmp_path / "again.txt", suite, ["built by a test"]), GOMOKU9)
+    assert again.openings == suite.openings and again.notes == suite.notes
+
+
+def test_openings_wrap_around_the_suite_and_random_ones_default_by_game(tmp_path):
+    suite = read_suite(suite_file(tmp_path, "e5\nd4\nf6\n"), GOMOKU9)
+    source = OpeningSource(GOMOKU9, suite, None, np.random.default_rng(0))
+    names = [GOMOKU9.action_name(o[0]) for o in source.take(2) + source.take(2)]
+    assert names == ["e5", "d4", "f6", "e5"]
+    assert default_plies(HEX5) == 1 and default_plies(GOMOKU9) == 2 and default_plies(GameSpec.parse("hex:5")) == 2
+    random = OpeningSource(HEX5, None, None, np.random.default_rng(0)).take(3)
+    assert [len(o) for o in random] == [1, 1, 1]
+
+
+def test_auto_finds_the_shipped_suite_and_random_has_none():
+    spec = GameSpec.parse("gomoku:15")
+    assert suite_path(spec).name == "gomoku_15x15_k5_freestyle.txt"
+    assert resolve_suite(GOMOKU9, "random") is None
+    shipped = resolve_suite(spec, "auto")
+    assert shipped is None or len(shipped) >= 20  # a shipped suite is big enough to play both colours of each
+
+
+def test_each_opening_is_played_once_with_each_colour(tmp_path):
+    suite = read_suite(suite_file(tmp_path, "e5 d4 f6\nc3 g7\n"), GOMOKU9)
+    source = OpeningSource(GOMOKU9, suite, None, np.random.default_rng(0))
+    records = match_records(GOMOKU9, RandomPlayer(), RandomPlayer(), 4, seed=1, openings=source)
+    assert [r.player_first for r in records] == [True, False, True, False]
+    assert [r.opening for r in records] == [suite.openings[0]] * 2 + [suite.openings[1]] * 2
+    for r in records:
+        assert r.moves[: len(r.opening)] == r.opening and len(r.moves) == r.plies
+        after = len(r.moves) - len(r.opening)
+        assert len(r.seconds[0]) + len(r.seconds[1]) == after and all(t >= 0 for t in r.seconds[0])
+
+
+class Swapper(RandomPlayer):
+    """Swaps whenever it may, else plays at random."""
+
+    def choose(self, games, states):
+        return [
+            s.spec.cells if s.legal_mask()[s.spec.cells] else int(self.rng.choice(s.legal_actions())) for s in states
+        ]
+
+
+def test_hex_with_swap_opens_with_one_stone_and_counts_the_swaps():
+    source = OpeningSource(HEX5, None, None, np.random.default_rng(2))
+    player = Swapper()
+    player.name = "swapper"
+    opponent = RandomPlayer()
+    records = match_records(HEX5, player, opponent, 6, seed=0, openings=source)
+    assert all(len(r.opening) == 1 for r in records)
+    # The swapper is second in the odd games and swaps each time; the random side may too.
+    assert all(r.swapped for r in records if not r.player_first)
+    result = result_of("swapper", "random", records)
+    assert result.swaps_by_player == 3 and result.swaps >= 3
+    assert game_dict(HEX5, records[1], "swapper", "random")["moves"][1] == "swap"
+
+
+def test_records_are_written_as_the_guis_read_them(tmp_path):
+    source = OpeningSource(GOMOKU9, None, 2, np.random.default_rng(0))
+    records = match_records(GOMOKU9, RandomPlayer(), RandomPlayer(), 2, seed=0, openings=source)
+    paths = write_records(GOMOKU9, records, tmp_path / "gomoku", "me", "them")
+    assert [p.name for p in paths] == ["game-0001.psq", "game-0002.psq"]
+    for path, record in zip(paths, records, strict=True):
+        text = path.read_text()
+        assert from_psq(text).history == record.moves
+        lines = text.splitlines()
+        assert lines[-3:] == (["me", "them", "-1"] if record.player_first else ["them", "me", "-1"])
+        assert len(interleaved_milliseconds(record)) == len(record.moves) - len(record.opening)
+    hexes = match_records(
+        HEX5, Swapper(), RandomPlayer(), 2, seed=0, openings=OpeningSource(HEX5, None, None, np.random.default_rng(1))
+    )
+    sgf = write_records(HEX5, hexes, tmp_path / "hex", "me", "them")
+    for path, record in zip(sgf, hexes, strict=True):
+        text = path.read_text()
+        assert from_sgf(text).history == record.moves
+        assert ("PB[me]" in text) == record.player_first and "PW[" in text
+
+
+def test_zero_evaluates_json_lists_every_game(tmp_path):
+    model = Path(__file__).resolve().parents[2] / "models" / "pretrained" / "gomoku-8x8.pt"
+    evaluation = Evaluation.setup(model, "random", simulations=8)
+    suite = suite_file(tmp_path, "# game: gomoku:8x8:k5:freestyle\nd4 e5\nc3\n")
+    evaluation.play(games=4, seed=0, openings=str(suite))
+    out = json.loads(json.dumps(evaluation.as_dict()))
+    assert out["openings"] == "suite suite.txt (2 openings)" and len(out["games"]) == 4
+    first = out["games"][0]
+    assert first["opening"] == ["d4", "e5"] and first["black"] == "gomoku-8x8" and first["white"] == "random"
+    assert first["moves"][:2] == ["d4", "e5"] and first["result"] in ("1-0", "0-1", "1/2")
+    assert set(first["seconds_a_move"]) == {"gomoku-8x8", "random"}
+    assert set(first["first_proven_win"]) == {"gomoku-8x8", "random"}
+    assert out["games"][1]["black"] == "random"
+    assert "openings: suite suite.txt" in evaluation.describe("random")
