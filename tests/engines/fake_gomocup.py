@@ -2,7 +2,9 @@
 the top left) and, from its move number --after on, commits the fault --fault: an
 occupied cell (illegal), a cell off the board (offboard), garbage, an ERROR line, an
 answer after --sleep seconds (slow), or exiting mid-game (exit). Every command it
-receives is appended to --log, so tests can check what the client sent."""
+receives is appended to --log, so tests can check what the client sent. --stderr writes
+lines to stderr at start (for the engine's log); on END it takes --farewell seconds (saving,
+as a brain may), logs `saved on END` and exits."""
 
 import argparse
 import os
@@ -15,6 +17,8 @@ parser.add_argument("--after", type=int, default=0)
 parser.add_argument("--sleep", type=float, default=30.0)
 parser.add_argument("--log", default=None)
 parser.add_argument("--after-restarts", type=int, default=0, help="faults only after this many RESTARTs")
+parser.add_argument("--stderr", default="", help="lines (separated by |) written to stderr at start")
+parser.add_argument("--farewell", type=float, default=0.0, help="seconds it takes to exit after END")
 args = parser.parse_args()
 
 width = height = 0
@@ -60,6 +64,10 @@ def reply():
         send(f"{empty[0][0]},{empty[0][1]}")
 
 
+if args.stderr:
+    sys.stderr.write("".join(f"{line}\n" for line in args.stderr.split("|")))
+    sys.stderr.flush()
+
 lines = iter(sys.stdin.readline, "")
 for raw in lines:
     line = raw.strip()
@@ -95,4 +103,6 @@ for raw in lines:
             stones[(x, y)] = field
         reply()
     elif cmd == "END":
+        time.sleep(args.farewell)
+        log("saved on END")
         break

@@ -2,7 +2,11 @@
 and, from its move number --after on, commits the fault --fault: an occupied cell
 (illegal), garbage, a `?` answer (refuse), an answer after --sleep seconds (slow),
 exiting mid-game (exit) or `resign`. It refuses time_settings, as simple engines do, and
-appends every command to --log.
+appends every command to --log. --stderr writes lines to stderr at start; on `quit` it
+takes --farewell seconds, logs `saved on quit` and exits.
+
+Like MoHex, it refuses `swap-pieces` unless told `param_game allow_swap 1`; it accepts any
+`param_*` setting, unless --no-params (an engine that knows none of them).
 
 It keeps its own board in HTP's meaning, as MoHex and HexGui do: `swap-pieces` leaves the
 board as it is and the players exchange colours (white moves next). A move onto an occupied
@@ -19,12 +23,20 @@ parser.add_argument("--fault", default="none")
 parser.add_argument("--after", type=int, default=0)
 parser.add_argument("--sleep", type=float, default=30.0)
 parser.add_argument("--log", default=None)
+parser.add_argument("--stderr", default="", help="lines (separated by |) written to stderr at start")
+parser.add_argument("--farewell", type=float, default=0.0, help="seconds it takes to exit after quit")
+parser.add_argument("--no-params", action="store_true", help="refuse every param_* command")
 args = parser.parse_args()
+
+if args.stderr:
+    sys.stderr.write("".join(f"{line}\n" for line in args.stderr.split("|")))
+    sys.stderr.flush()
 
 size = 11
 stones: dict[str, str] = {}  # cell -> colour (b or w), in HTP's frame
 to_move = "b"
 moves = 0
+allow_swap = False  # MoHex's default
 
 
 def answer(text="", ok=True):
@@ -83,6 +95,9 @@ for raw in iter(sys.stdin.readline, ""):
             answer(f"it is {to_move}'s turn", ok=False)
             continue
         if move == "swap-pieces":  # HTP: the board stays, the players exchange colours
+            if not allow_swap:
+                answer("swap is not allowed", ok=False)
+                continue
             if len(stones) != 1 or colour != "w":
                 answer("swap-pieces only as white's first move", ok=False)
                 continue
@@ -102,8 +117,16 @@ for raw in iter(sys.stdin.readline, ""):
             continue
         genmove()
         to_move = "w" if to_move == "b" else "b"
+    elif cmd.startswith("param_") and not args.no_params:
+        if cmd == "param_game" and rest[:1] == ["allow_swap"]:
+            allow_swap = rest[1:] == ["1"]
+        answer()
     elif cmd == "quit":
         answer()
+        time.sleep(args.farewell)
+        if args.log:
+            with open(f"{args.log}.{os.getpid()}", "a") as f:
+                f.write("saved on quit\n")
         break
     else:
         answer(f"unknown command {cmd}", ok=False)

@@ -6,7 +6,9 @@ that break the protocol lose by forfeit, with the reason, while the match goes o
 import copy
 import json
 import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +25,8 @@ from pipeline.match.sprt import SPRTConfig
 from pipeline.nets.checkpoint import save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.players.base import Forfeit
+from pipeline.players.engines import EngineSetupError
+from pipeline.players.engines.process import GOODBYE_SECONDS, STOP_SECONDS
 from pipeline.players.factory import make_player, play_search
 from pipeline.players.search import PurePlayer
 from pipeline.runtime.workspace import Paths
@@ -37,6 +41,13 @@ pytestmark = pytest.mark.integration
 FAKES = Path(__file__).resolve().parents[1] / "engines"
 GOMOKU = GameSpec(game="gomoku", size=7, k=5)
 HEX = GameSpec(game="hex", size=5)
+HEX_SWAP = GameSpec(game="hex", size=5, swap=True)
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """The engines' logs go to ./engine-logs by default: here, a test's own folder."""
+    monkeypatch.chdir(tmp_path)
 
 
 class Recorder:
@@ -303,14 +314,16 @@ def test_an_htp_engine_hears_letter_columns_numbered_rows_and_the_swap(tmp_path)
     exchanged, white to move) and refuses moves onto occupied cells or out of turn: every
     move it was told and its final board must agree with ours mapped into that frame."""
     log = tmp_path / "commands.log"
-    spec = GameSpec(game="hex", size=5, swap=True)
-    engine = make_player(fake("htp", "--log", str(log)), spec)
+    spec = HEX_SWAP
+    engine = make_player(fake("htp", "--log", str(log), options="turn=0.5,grace=2,faults=100,swap=1"), spec)
     records, moves = moves_of(spec, Swapper(20), engine, pairs=1, plies=0)
     engine.close()
     processes = sent_to(log)
     assert len(processes) == 2  # one per game in flight
     for sent in processes:
-        assert sent[:3] == ["boardsize 5", "clear_board", "time_settings 0 1 1"]  # refused, and that is fine
+        # time_settings refused, and that is fine; then the swap rule's setting (the fake, like
+        # MoHex, refuses swap-pieces without it)
+        assert sent[:4] == ["boardsize 5", "clear_board", "time_settings 0 1 1", "param_game allow_swap 1"]
     sent = [line for lines in processes for line in lines]
     # Game 1: the fake opens at a1 (top left), the swapper swaps, the fake is told so.
     assert moves[1][:2] == [0, spec.cells]
@@ -333,3 +346,147 @@ def test_an_htp_engine_hears_letter_columns_numbered_rows_and_the_swap(tmp_path)
         assert any(b <= final and len(final - b) <= 1 for b in boards), (final, boards)
     assert sorted(told) == sorted(expected), (processes, dict(moves))
     assert [r.reason for r in records] == ["", ""]
+
+
+# ---- goodbye, logs, setup (issue 38) ---------------------------------------------------
+GOODBYE = {"gomocup": "END", "htp": "quit"}
+
+
+def spec_of(protocol):
+    return GOMOKU if protocol == "gomocup" else HEX
+
+
+@pytest.mark.parametrize("protocol", ["gomocup", "htp"])
+def test_closed_engines_are_told_goodbye_and_given_time_to_save(protocol, tmp_path):
+    log = tmp_path / "commands.log"
+    engine = make_player(fake(protocol, "--log", str(log), "--farewell", "0.5"), spec_of(protocol))
+    records, _ = moves_of(spec_of(protocol), PurePlayer(20), engine, pairs=1, plies=1)
+    processes = [s.process for s in engine.slots]
+    engine.close()
+    assert [r.reason for r in records] == ["", ""]
+    sent = sent_to(log)
+    assert len(sent) == 2
+    for lines in sent:  # each process heard the goodbye last, and was let finish saving
+        lines = [line for line in lines if not line.startswith("BOARD ")]  # the fake HTP's final board
+        assert lines[-2:] == [GOODBYE[protocol], f"saved on {GOODBYE[protocol]}"], lines
+    assert all(p.proc.returncode == 0 for p in processes)
+    for path in engine.logs:
+        assert path.read_text().splitlines()[-1] == "[zero] exited (code 0)"
+
+
+def test_an_engine_that_does_not_exit_is_stopped_after_a_bounded_wait(tmp_path):
+    log = tmp_path / "commands.log"
+    engine = make_player(fake("gomocup", "--log", str(log), "--farewell", "30"), GOMOKU)
+    moves_of(GOMOKU, PurePlayer(20), engine, pairs=1, plies=1)
+    processes = [s.process for s in engine.slots]
+    begin = time.monotonic()
+    engine.close()
+    took = time.monotonic() - begin
+    assert GOODBYE_SECONDS - 0.1 <= took < GOODBYE_SECONDS + STOP_SECONDS + 1.5  # the processes waited together
+    assert all(p.proc.returncode is not None for p in processes)
+    assert all(lines[-1] == "END" for lines in sent_to(log))  # told, never got to save
+    for path in engine.logs:
+        assert path.read_text().splitlines()[-1] == "[zero] stopped: no exit within 2s of 'END'"
+
+
+NEVER_CLOSED = """
+import sys
+from pipeline.games.base import GameSpec
+from pipeline.players.engines import EnginePlayer, parse_engine
+engine = EnginePlayer(parse_engine(sys.argv[1]))
+engine.think(GameSpec(game="gomoku", size=7, k=5).new_game())
+print(engine.log_path)
+"""
+
+
+def test_an_engine_never_closed_is_told_goodbye_when_the_program_exits(tmp_path):
+    log = tmp_path / "commands.log"
+    text = fake("gomocup", "--log", str(log), "--farewell", "0.3")
+    run = subprocess.run([sys.executable, "-c", NEVER_CLOSED, text], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    (sent,) = sent_to(log)
+    assert sent[-2:] == ["END", "saved on END"]
+    assert Path(run.stdout.strip()).read_text().splitlines()[-1] == "[zero] exited (code 0)"
+
+
+def test_an_engines_stderr_is_kept_whole_in_a_log_the_player_and_the_fault_name(tmp_path):
+    logs = tmp_path / "my-logs"
+    said = "starting up|loaded 3 books|ready"
+    engine = make_player(
+        fake("gomocup", "--stderr", f"'{said}'", "--fault", "exit", "--after", "1", options=f"faults=100,logs={logs}"),
+        GOMOKU,
+    )
+    records, _ = moves_of(GOMOKU, PurePlayer(20), engine, pairs=1, plies=1)
+    engine.close()
+    assert len(engine.logs) >= 2 and len(set(engine.logs)) == len(engine.logs)  # one file per process
+    assert engine.log_path == engine.logs[-1]
+    for path in engine.logs:
+        assert path.parent == logs and path.name.startswith("gomocup-python-fake_gomocup.py-stderr")
+        assert "-pid" in path.name and path.suffix == ".log"
+        text = path.read_text()
+        assert "starting up\nloaded 3 books\nready\n" in text  # all of it, not the last line
+    forfeits = [r.reason for r in records if r.reason]
+    assert forfeits
+    for reason in forfeits:
+        assert "the engine exited (code 3): 'RuntimeError: fake brain gave up'" in reason
+        path = Path(reason.split("(engine log: ")[1].rstrip(")"))
+        assert path in engine.logs and "Traceback (most recent call last):" in path.read_text()
+
+
+def test_the_logs_go_to_engine_logs_here_by_default(tmp_path):
+    with make_player(fake("htp"), HEX) as engine:
+        engine.think(HEX.new_game())
+    assert engine.log_path is not None and engine.log_path.parent == Path("engine-logs")
+    assert engine.log_path.exists() and engine.log_path.name.startswith("htp-python-fake_htp.py-")
+
+
+def test_a_refused_swap_stops_the_match_as_a_setup_error_not_a_forfeit():
+    engine = make_player(fake("htp"), HEX_SWAP)  # not told swap=1: the fake refuses swap-pieces, as MoHex does
+    test = SPRTConfig(p0=0.3, p1=0.7, alpha=0.001, beta=0.001, max_games=8)
+    with pytest.raises(EngineSetupError, match=r"refused the swap \('play w swap-pieces'.*htp\[swap=1\]") as error:
+        play_sequential(HEX_SWAP, Swapper(20), engine, test, opening_plies=0, pairs_per_round=1)
+    assert "engine log: engine-logs/" in str(error.value)
+    assert engine.faults == 0 and engine.reasons == []  # no forfeit was scored
+    assert engine.setup_error == str(error.value) and not engine.slots  # its processes are gone
+    with pytest.raises(EngineSetupError, match="refused the swap"):
+        engine.choose([0], [HEX_SWAP.new_game()])
+    engine.close()
+
+
+def test_a_refused_swap_setting_is_a_setup_error(tmp_path):
+    engine = make_player(fake("htp", "--no-params", options="swap=1"), HEX_SWAP)
+    with pytest.raises(EngineSetupError, match=r"refused the swap setting \('param_game allow_swap 1'.*setup=LINE"):
+        moves_of(HEX_SWAP, Swapper(20), engine, pairs=1, plies=0)
+    assert engine.faults == 0
+    engine.close()
+
+
+def test_setup_lines_are_sent_and_a_refused_one_is_a_setup_error(tmp_path):
+    log = tmp_path / "commands.log"
+    setup = "param_mohex max_games 1000;param_game allow_swap 1"
+    engine = make_player(fake("htp", "--log", str(log), options=f"turn=0.5,setup={setup}"), HEX_SWAP)
+    records, moves = moves_of(HEX_SWAP, Swapper(20), engine, pairs=1, plies=0)
+    engine.close()
+    assert [r.reason for r in records] == ["", ""] and moves[1][1] == HEX_SWAP.cells  # the swap, accepted
+    for sent in sent_to(log):
+        assert sent[3:5] == ["param_mohex max_games 1000", "param_game allow_swap 1"]
+
+    refusing = make_player(fake("htp", "--no-params", options="setup=param_mohex max_games 1000"), HEX)
+    with pytest.raises(EngineSetupError, match=r"refused a setup line \('param_mohex max_games 1000'"):
+        moves_of(HEX, PurePlayer(20), refusing, pairs=1, plies=0)
+    refusing.close()
+
+    gomocup_log = tmp_path / "gomocup.log"
+    brain = make_player(
+        fake("gomocup", "--log", str(gomocup_log), options="setup=INFO max_memory 83886080;INFO rule 1"), GOMOKU
+    )
+    moves_of(GOMOKU, PurePlayer(20), brain, pairs=1, plies=1)
+    brain.close()
+    for sent in sent_to(gomocup_log):
+        assert sent[1:6] == [
+            "INFO timeout_turn 5000",
+            "INFO timeout_match 0",
+            "INFO rule 0",
+            "INFO max_memory 83886080",
+            "INFO rule 1",
+        ]

@@ -23,10 +23,30 @@ def test_the_text_form_names_protocol_options_and_command():
     assert plain.label == "htp:mohex --seed 1" and plain.turn_seconds == 5.0 and plain.max_faults == 3
 
 
+def test_the_text_form_takes_the_engines_setup():
+    engine = parse_engine("htp[swap=1, setup=param_mohex max_games 1000; param_game allow_swap 1 ,turn=2]:mohex")
+    assert engine.swap is True and engine.turn_seconds == 2.0 and engine.command == "mohex"
+    assert engine.setup == ["param_mohex max_games 1000", "param_game allow_swap 1"]
+    assert parse_engine("htp[swap=0]:mohex").swap is False and parse_engine("htp:mohex").swap is None
+    # a setup line may hold commas and colons; the bracket closes at "]:"
+    brain = parse_engine("gomocup[setup=INFO rule 1;INFO folder C:/x,y,name=b]:pbrain -a")
+    assert brain.setup == ["INFO rule 1", "INFO folder C:/x,y"] and brain.label == "b" and brain.command == "pbrain -a"
+    assert parse_engine("htp[setup=]:mohex").setup == []
+    assert parse_engine("htp[logs=/tmp/engine logs]:mohex").log_dir == "/tmp/engine logs"
+    assert parse_engine("htp:mohex").log_dir == "engine-logs"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("gomocup[speed=3]:x", "unknown option 'speed=3'"),
+        ("htp[swap=maybe]:mohex", "swap: Input should be a valid boolean"),
+        ("gomocup[swap=1]:pbrain", "swap: only HTP"),
+        ("htp[logs=]:mohex", "log_dir: String should have at least 1 character"),
+        ("htp[setup=a,turns=2]:mohex", "unknown option 'turns=2'"),
+        ("gomocup", "the command follows a colon"),
+        ("htp[turn=2]mohex", "options go in brackets"),
+        ("mohex:x", "not an engine"),
         ("gomocup[turn=fast]:x", "turn_seconds: Input should be a valid number"),
         ("gomocup[turn=2:x", "options go in brackets"),
         ("htp[faults=0]:x", "max_faults: Input should be greater than or equal to 1"),
@@ -35,8 +55,9 @@ def test_the_text_form_names_protocol_options_and_command():
     ],
 )
 def test_a_wrong_text_form_is_one_clear_error(text, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=message) as error:
         parse_engine(text)
+    assert "\n" not in str(error.value) and type(error.value) is ValueError
 
 
 def test_only_the_two_protocols_are_engines():
@@ -52,6 +73,7 @@ def test_only_the_two_protocols_are_engines():
         (f"gomocup:{PY}", GameSpec(game="gomoku", size=7, k=4), "five in a row"),
         (f"htp:{PY}", GameSpec(game="connect6", size=10), "HTP engines play hex"),
         ("htp:no-such-engine --fast", GameSpec(game="hex", size=7), "'no-such-engine' is neither a program"),
+        (f"htp[swap=1]:{PY}", GameSpec(game="hex", size=7), "swap=1 tells the engine the swap rule is on, but hex:7"),
     ],
 )
 def test_make_player_refuses_an_engine_that_cannot_play_here(text, spec, message):

@@ -3,5 +3,6 @@ subprocesses and driven through the one bot interface."""
 
 from pipeline.players.engines.config import EngineConfig, is_engine_text, parse_engine
 from pipeline.players.engines.player import EnginePlayer
+from pipeline.players.engines.process import EngineSetupError
 
-__all__ = ["EngineConfig", "EnginePlayer", "is_engine_text", "parse_engine"]
+__all__ = ["EngineConfig", "EnginePlayer", "EngineSetupError", "is_engine_text", "parse_engine"]

@@ -1,13 +1,17 @@
 """HTP, the GTP dialect of Hex engines (MoHex, HexGui), as the controller speaks it. Each
 command is answered `= result` or `? error` and an empty line. A board is `boardsize N`
 and `clear_board`; the time per move is offered as `time_settings 0 T 1` (an engine that
-does not know it may refuse); the config's `setup` lines (engine options such as
-`param_mohex max_games 1000`) follow. Moves are `play b|w CELL` and `genmove b|w`; a cell is
-a column letter and a row number from 1 at the top (a1 is the top-left); the swap is
+does not know it may refuse); with `swap` set, the swap rule's setting
+(`HTP_SWAP_SETTING`, what MoHex reads) and then the config's `setup` lines (engine options
+such as `param_mohex max_games 1000`) follow, once per process. Moves are `play b|w CELL`
+and `genmove b|w`; a cell is a column letter and a row number from 1 at the top (a1 is the
+top-left); the swap is
 `swap-pieces`, with HTP's meaning (board unchanged, colours exchanged, white to move:
 `pipeline.games.htp_frame` maps every move between that frame and ours). An answer
 `resign` loses the game; `? ...` to a move we pass on, garbage, an illegal move or
-silence is a fault."""
+silence is a fault. A refused `swap-pieces`, swap setting or setup line is an
+`EngineSetupError`: the match is not what it was meant to be, so it stops (not a forfeit,
+which would score the engine's misconfiguration as our win)."""
 
 from __future__ import annotations
 
@@ -15,12 +19,15 @@ import re
 
 from pipeline.games.base import GameState, IllegalMoveError
 from pipeline.games.htp_frame import from_htp, htp_colour_to_move, to_htp
+from pipeline.players.engines.config import HTP_SWAP_SETTING
 from pipeline.players.engines.process import EngineFault, shown
 from pipeline.players.engines.session import Session
 
 ANSWER = re.compile(r"^([=?])(\d*)\s*(.*)$")
 CELL = re.compile(r"^([a-z]\d{1,2}|swap|swap-pieces)$")
 COLOURS = ("b", "w")
+SWAP_SETTING = "the swap setting"
+SETUP_LINE = "an answer to a setup command"
 
 
 class Resigned(EngineFault):
@@ -42,8 +49,10 @@ class HtpSession(Session):
         if first:
             turn = max(1, round(self.config.turn_seconds))
             self.command(f"time_settings 0 {turn} 1", "optional")
+            if self.config.swap is not None:
+                self.command(HTP_SWAP_SETTING.format(value=int(self.config.swap)), SWAP_SETTING)
             for line in self.config.setup:
-                self.command(line, "an answer to a setup command")
+                self.command(line, SETUP_LINE)
         self.known = []
 
     def ask(self, state: GameState) -> None:
@@ -78,6 +87,24 @@ class HtpSession(Session):
             text.append(more)
         return match[1] == "=", "\n".join(text).strip()
 
+    def refused_setup(self, what: str, command: str, text: str) -> None:
+        """An `EngineSetupError` when what was refused is the match's setup, not a move."""
+        said = f"{shown(command)} answered {shown('? ' + text)}"
+        on = shown(HTP_SWAP_SETTING.format(value=1))
+        if command.split()[-1:] == ["swap-pieces"]:
+            raise self.setup_error(
+                f"the engine refused the swap ({said}): it plays without the swap rule as set up; "
+                f"tell it the rule is on with htp[swap=1]:COMMAND (sends {on}, as MoHex needs) "
+                "or, for an engine set another way, with its own line in setup=LINE"
+            )
+        if what == SWAP_SETTING:
+            raise self.setup_error(
+                f"the engine refused the swap setting ({said}); an engine that sets the swap rule "
+                "another way takes its own line in setup=LINE instead of swap="
+            )
+        if what == SETUP_LINE:
+            raise self.setup_error(f"the engine refused a setup line ({said})")
+
     def answer(self, state: GameState) -> int:
         while self.pending:
             expect = self.pending.pop(0)
@@ -86,6 +113,7 @@ class HtpSession(Session):
             if expect.what == "optional":
                 continue
             if not accepted:
+                self.refused_setup(expect.what, expect.command, text)
                 raise EngineFault(f"refused {shown(expect.command)}: {shown(text)}")
             if expect.what != "move":
                 continue

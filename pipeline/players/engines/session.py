@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.players.engines.config import EngineConfig
-from pipeline.players.engines.process import EngineFault, EngineProcess
+from pipeline.players.engines.process import EngineFault, EngineProcess, EngineSetupError
 
 
 @dataclass
@@ -31,7 +31,7 @@ class Session:
     def __init__(self, config: EngineConfig, spec: GameSpec):
         self.config = config
         self.spec = spec
-        self.process = EngineProcess(config.argv)
+        self.process = EngineProcess(config.argv, config.label, config.log_dir, self.goodbye)
         self.pending: list[Expect] = []
         self.known: list[int] | None = None  # the moves on the engine's board; None: no board yet
         self.last = time.monotonic()  # when the last answer came
@@ -55,7 +55,12 @@ class Session:
         return action
 
     def close(self) -> None:
-        self.process.close(self.goodbye)
+        """Goodbye (END, quit), a bounded wait for the exit, then the process is stopped."""
+        self.process.close()
+
+    def setup_error(self, what: str) -> EngineSetupError:
+        """A setup error of the match, naming the engine and its log."""
+        return EngineSetupError(f"{self.config.label}: {what} (engine log: {self.process.log_path})")
 
     # The protocols fill these in.
     def new_board(self) -> None:
