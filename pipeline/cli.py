@@ -324,6 +324,7 @@ def evaluate(
     from pipeline.match.evaluation import Evaluation
     from pipeline.match.openings import AUTO, RANDOM
     from pipeline.nets.checkpoint import CheckpointError
+    from pipeline.players.engines import EngineSetupError
 
     try:
         evaluation = Evaluation.setup(model, vs, simulations, board, None if tactics is None else tactics.value)
@@ -334,12 +335,12 @@ def evaluate(
     with err.status(escape(f"{model.stem} vs {vs}: {games} games of {evaluation.spec}")):
         try:
             evaluation.play(games, seed, opening_plies, openings)
-        except ValueError as exc:
+        except (ValueError, EngineSetupError) as exc:  # a suite that does not fit; an engine that refused its setup
             raise fail(str(exc)) from None
     if records is not None:
         written = evaluation.write_records(records)
         err.print(f"records: {len(written)} games in {records}", highlight=False)
-    for log in getattr(evaluation.opponent, "log_paths", []):
+    for log in getattr(evaluation.opponent, "logs", []):
         err.print(f"engine log: {log}", highlight=False)
     if evaluation.stopped:  # an external engine with too many faults: its finished games count
         err.print(f"[yellow]stopped:[/yellow] {escape(evaluation.stopped)}", highlight=False)
@@ -488,6 +489,81 @@ def iterate(
     for d in decisions:
         verdict = "promoted" if d.promoted else "kept the champion"
         console.print(f"generation {d.generation}: {verdict} ({'; '.join(d.reasons)})", highlight=False)
+
+
+@app.command()
+def tournament(
+    players: Annotated[
+        list[str],
+        typer.Argument(
+            help="players: checkpoints (paths), pure:N, classical:D, random, gomocup:COMMAND, htp:COMMAND",
+            show_default=False,
+        ),
+    ],
+    gauntlet: Annotated[bool, typer.Option("--gauntlet", help="the first player against each other one")] = False,
+    games: Annotated[int, typer.Option(min=1, help="games a pairing; each opening with both colours")] = 20,
+    simulations: Annotated[int, typer.Option(min=1, help="network search per move")] = 200,
+    openings: Annotated[
+        str, typer.Option(help="auto (the game's shipped suite, else random), random, or a suite file")
+    ] = "auto",
+    game: Annotated[
+        str | None, typer.Option(help="the game, like gomoku:9x9 (default: the first checkpoint's)")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="folder of games.jsonl, crosstable.md, ratings.json, ratings.png")] = Path(
+        "reports/tournament"
+    ),
+    workers: Annotated[int, typer.Option(min=1, help="processes playing at once")] = 2,
+    seed: Annotated[int, typer.Option()] = 0,
+    anchor: Annotated[str | None, typer.Option(help="the player at 0 Elo (default: the first)")] = None,
+) -> None:
+    """A gauntlet or round robin of any players: crosstable and Bradley-Terry ratings.
+
+    Each game is appended to OUT/games.jsonl as it ends; the same command again plays only
+    the games still missing (after Ctrl-C too)."""
+    from rich.markup import escape
+
+    from pipeline.match.tournament import Tournament
+    from pipeline.players.engines import EngineSetupError
+    from pipeline.runtime.interrupt import Interrupted
+    from pipeline.runtime.progress import Progress, duration
+
+    latest = {"line": ""}
+
+    def on_game(row: dict) -> None:
+        result = {1.0: "1-0", 0.0: "0-1"}.get(row["score"], "½-½")
+        latest["line"] = escape(f"{row['player']} {result} {row['opponent']}")
+        progress.update(1)
+
+    try:
+        t = Tournament.setup(players, out, games, simulations, gauntlet, openings, game, seed, anchor)
+        missing = sum(len(v) for v in t.missing().values())
+        if missing < len(t.planned()):
+            kept = len(t.planned()) - missing
+            err.print(f"{kept} games already in {t.games_path}; {missing} to play", highlight=False)
+        tty = sys.stderr.isatty()
+        progress = Progress(t.title(), missing, lambda p: latest["line"] + ("" if tty else f"  ETA {p.eta()}"))
+        with stops_cleanly("the tournament"):
+            try:
+                outcome = t.run(workers, on_game)
+            finally:
+                progress.close()
+            if outcome.stopped:
+                raise Interrupted(f"the tournament stopped: {outcome.played} games of this run kept in {t.games_path}")
+    except (ValueError, EngineSetupError) as exc:  # settings, a checkpoint of another game, a suite, an engine
+        raise fail(str(exc)) from None
+    for reason in outcome.dropped:
+        err.print(f"[yellow]stopped:[/yellow] {escape(reason)}", highlight=False)
+    standings = t.standings()
+    console.print(standings.rich_table(t.title()))
+    for line in t.notes(standings):
+        if line:
+            console.print(line, highlight=False, markup=False)
+    written = t.write_report(standings)
+    console.print(
+        f"{outcome.played} games played in {duration(progress.elapsed)}; wrote " + ", ".join(map(str, written)),
+        highlight=False,
+        markup=False,
+    )
 
 
 @app.command()

@@ -78,6 +78,10 @@ class Evaluation:
         except PlayerDropped as exc:
             self.stopped = str(exc)
             self.records = exc.records
+        finally:
+            close = getattr(self.opponent, "close", None)
+            if close is not None:
+                close()  # an external engine is told END/quit now and may save, not at exit
         self.result = result_of(self.player.name, self.opponent.name, self.records)
         self.forfeits = list(getattr(self.opponent, "reasons", []))
         return self.result

@@ -250,6 +250,7 @@ def expand_and_backup(
     hex_flags,
     marks,
     scratch,
+    root_nodes=0,
 ):
     """Expand and back up leaves start..n-1. Returns n, or the first leaf whose game's
     row is full: the caller grows the tree and calls again from there. With `tactics`,
@@ -257,7 +258,9 @@ def expand_and_backup(
     `scratch`, the solvers' room made once per search: `pipeline.tactics.lines.scratch`); with
     `hex_flags`, Hex's connection knowledge (`hex_forced.hex_verdict`; `marks` is scratch
     of length cells for the bridge replies). A proven leaf backs up its exact value
-    instead of the net's."""
+    instead of the net's. The root (one expansion a search) is judged with `root_nodes`
+    when that is larger: a win the tree's budget misses there is still played, as the
+    second stone of a Connect6 turn whose first stone a proof chose."""
     narrowed = tactics != TACTICS_OFF or hex_flags != 0
     for i in range(start, n):
         g = leaf_game[i]
@@ -272,8 +275,9 @@ def expand_and_backup(
             else:
                 legal_mask(state, mask)
         if tactics != TACTICS_OFF:
+            budget = root_nodes if node == 0 and root_nodes > tactics_nodes else tactics_nodes
             verdict, win = tactical_verdict_into(
-                state, mask, tactics, tactics_nodes, tactics_depth, table, null_table, pv, scratch
+                state, mask, tactics, budget, tactics_depth, table, null_table, pv, scratch
             )
             if verdict == LOSS:
                 legal_mask(state, mask)  # the node is proven; a root still needs its moves
@@ -734,6 +738,7 @@ class BatchedMCTS:
                 hex_flags=self.hex_flags,
                 marks=self.marks,
                 scratch=self.tactics_scratch,
+                root_nodes=cfg.tactics_root_nodes,
             )
             if done == n:
                 break

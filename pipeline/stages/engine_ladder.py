@@ -26,7 +26,7 @@ from pipeline.match.arena import GameRecord, PlayerDropped, play_lockstep, resul
 from pipeline.match.openings import OpeningSource, Suite
 from pipeline.players.base import Player
 from pipeline.players.classical import ClassicalPlayer
-from pipeline.players.engines import EngineConfig, EnginePlayer
+from pipeline.players.engines import EngineConfig, EnginePlayer, EngineSetupError
 
 
 def play_engine(
@@ -51,6 +51,9 @@ def play_engine(
     except PlayerDropped as exc:
         records, dropped = exc.records, str(exc)
         log(f"candidate vs {engine.label}: {exc}; {len(records)} finished games kept")
+    except EngineSetupError as exc:
+        log(f"engine {engine.label} skipped: {exc}")
+        return [], {"skipped": str(exc)}
     finally:
         player.close()
     summary: dict[str, Any] = result_of(candidate.name, engine.label, records).summary()
