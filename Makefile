@@ -55,6 +55,11 @@ format: install
 bench: install
 	$(VENV)/bin/zero bench
 
-# numba's disk cache does not notice when a called function in another file changes.
+# numba's disk cache (pipeline/__init__.py): a folder per version of the kernel sources
+# under $XDG_CACHE_HOME (default ~/.cache)/zero-pipeline/numba, or NUMBA_CACHE_DIR if set.
+NUMBA_CACHE := $(or $(NUMBA_CACHE_DIR),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/zero-pipeline/numba)
+
 clean-cache:
-	find pipeline -name '*.nbi' -delete -o -name '*.nbc' -delete
+	@test ! -d "$(NUMBA_CACHE)" || find "$(NUMBA_CACHE)" \( -name '*.nbi' -o -name '*.nbc' \) -delete
+	@test ! -d "$(NUMBA_CACHE)" || find "$(NUMBA_CACHE)" -mindepth 1 -type d -empty -delete
+	@echo "numba cache cleaned: $(NUMBA_CACHE)"

@@ -104,11 +104,6 @@ class Player(Protocol):
         is) within `budget` simulations (default the player's own) and `seconds`."""
 
 
-def _check_position(state: GameState) -> None:
-    if state.is_terminal:
-        raise ValueError("the game is over")
-
-
 def check_position(state: GameState) -> None:
     """`think` is asked only about positions where a move can be made."""
     if state.is_terminal:

@@ -10,6 +10,7 @@ or greedily (a DQN)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +26,13 @@ from pipeline.players.search import NetPlayer, PurePlayer, RandomPlayer, player_
 from pipeline.search.mcts import SearchConfig
 
 ModelLoader = Callable[[Path, GameSpec], PolicyValueNet | QNetwork]
+
+FORMS = (
+    "random; pure:N (pure MCTS, N playouts a move); classical:N (alpha-beta to N plies); "
+    "gomocup:COMMAND or htp:COMMAND (an external engine); a checkpoint: PATH, net:PATH or dqn:PATH"
+)
+PREFIX = re.compile(r"^([A-Za-z][\w.-]*):")  # a word before the first colon, no path separator
+CHECKPOINT_PREFIXES = ("net:", "dqn:")
 
 
 # Hex boards this small are solved, and the DFPN solver (pipeline.search.hex_root_solver)
@@ -102,6 +110,8 @@ def make_player(
     path = Path(text.removeprefix("net:").removeprefix("dqn:"))
     if models is not None and not path.is_absolute():
         path = models / path
+    if PREFIX.match(text) and not text.startswith(CHECKPOINT_PREFIXES) and not path.is_file():
+        raise ValueError(f"{text!r}: no such player; a player is one of: {FORMS}")
     model = load(path, spec)
     if isinstance(model, PolicyValueNet):
         return NetPlayer(player_evaluator(model), search or SearchConfig(), name or path.stem)

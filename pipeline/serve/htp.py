@@ -7,9 +7,11 @@ meaning: the board is unchanged, the players exchange colours, and white moves n
 Every `boardsize` picks its model again (`pipeline.players.discovery.choose_model`: a model
 trained on that board, else a size-free one of the same rules, else pure MCTS) and says
 which on stderr, which HexGui shows in its shell window. A size the `--model` given
-cannot play fails `? unacceptable size: <why>` and the board stays as it was; when the
-starting `--size` is one it cannot play, the engine still starts, says why on stderr, and
-`genmove` fails with that reason until a `boardsize` it can play."""
+cannot play fails `? unacceptable size: <why>` and the board stays as it was; a size it
+can play under the other swap rule fails saying which rule the model was trained with and
+how to start the engine for it (`--swap` or not). When the starting `--size` is one it
+cannot play, the engine still starts, says why on stderr, and `genmove` fails with that
+reason until a `boardsize` it can play."""
 
 from __future__ import annotations
 
@@ -22,8 +24,9 @@ from pydantic import ValidationError
 
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError, describe_errors
 from pipeline.games.htp_frame import from_htp, htp_board, htp_colour_to_move, to_htp
+from pipeline.nets.checkpoint import CheckpointError
 from pipeline.players.base import Player
-from pipeline.players.discovery import DEFAULT_SOURCES, choose_model
+from pipeline.players.discovery import DEFAULT_SOURCES, can_play, checkpoint_reach, choose_model
 from pipeline.players.factory import protocol_player
 
 COMMANDS = (
@@ -44,6 +47,25 @@ COLOURS = {"b": 0, "black": 0, "w": 1, "white": 1}
 
 class HtpError(ValueError):
     pass
+
+
+class SwapRuleError(ValueError):
+    """The board size is one the model plays, the swap rule is not."""
+
+
+def swap_rule_mismatch(model: Path, spec: GameSpec) -> str | None:
+    """Why `model` cannot play `spec` when the swap rule alone is wrong, else None."""
+    try:
+        trained, size_free = checkpoint_reach(model)
+    except CheckpointError:
+        return None  # choose_model says what is wrong with the file
+    if trained.game != spec.game or trained.swap == spec.swap:
+        return None
+    if not can_play(trained, size_free, spec.model_copy(update={"swap": trained.swap})):
+        return None
+    if trained.swap:
+        return f"{model.name} was trained with the swap rule: start `zero htp` with --swap to play it"
+    return f"{model.name} was trained without the swap rule: start `zero htp` without --swap to play it"
 
 
 # A bot for a board and one line for the user saying which it is (empty: nothing to say);
@@ -165,6 +187,8 @@ class HtpEngine:
             raise HtpError("only square boards")
         try:
             self.set_size(sizes[0])
+        except SwapRuleError as exc:  # the size is right, the rule is not
+            raise HtpError(str(exc)) from None
         except ValueError as exc:
             raise HtpError(f"unacceptable size: {exc}") from None
 
@@ -200,6 +224,9 @@ def run_htp(
     champion that fits (see `choose_model`), else pure MCTS; notes go to `stderr`."""
 
     def player_for_board(spec: GameSpec) -> tuple[Player, str]:
+        mismatch = model and swap_rule_mismatch(model, spec)
+        if mismatch:
+            raise SwapRuleError(mismatch)
         choice = choose_model(spec, model, sources)
         player = protocol_player(spec, choice.path, simulations=simulations, playouts=playouts)
         return player, (choice.note if choice.path else f"{choice.note}, {playouts} playouts a move")

@@ -302,3 +302,19 @@ def test_htp_with_a_model_that_cannot_play_the_board(models):
     assert replies[1].startswith("? unacceptable size: hex-5x5.pt cannot play hex:7x7")
     assert " k" in replies[2]  # the 11x11 board stays
     assert replies[3] == "=" and replies[4].startswith("= ")
+
+
+def test_htp_with_a_model_of_the_other_swap_rule_says_which_rule_and_how_to_start(models):
+    # The size is one the model plays; the rule is not: the answer says so, not "unacceptable size".
+    replies, notes = htp_session(models, ["genmove b", "boardsize 7"], model="hex-5x5-swap", size=5)
+    why = "hex-5x5-swap.pt was trained with the swap rule: start `zero htp` with --swap to play it"
+    assert notes == [f"no bot for hex:5x5: {why}"]
+    assert replies[:2] == [f"? {why}", f"? {why}"]
+    replies, _ = htp_session(models, ["boardsize 5", "genmove b"], model="hex-5x5", size=5, swap=True)
+    assert replies[0] == "? hex-5x5.pt was trained without the swap rule: start `zero htp` without --swap to play it"
+    # A size the model cannot play under either rule is still an unacceptable size.
+    replies, _ = htp_session(models, ["boardsize 7"], model="hex-5x5", size=5, swap=True)
+    assert replies[0].startswith("? unacceptable size: hex-5x5.pt cannot play hex:7x7:swap")
+    # With the rule it was trained with, it plays.
+    replies, _ = htp_session(models, ["boardsize 7", "genmove b"], model="hex-5x5-swap", size=5, swap=True)
+    assert replies[0] == "=" and replies[1].startswith("= ")
