@@ -353,6 +353,65 @@ def evaluate(
 
 
 @app.command()
+def openings(
+    model: Annotated[Path, typer.Option(help="the champion whose deep search values the openings")],
+    out: Annotated[Path | None, typer.Option(help="suite file to write (default: openings/<game>.txt)")] = None,
+    board: Annotated[str | None, typer.Option(help="another board size for a size-free net: 13 or 13x13")] = None,
+    count: Annotated[int, typer.Option(min=1, help="openings to keep at most")] = 50,
+    candidates: Annotated[int, typer.Option(min=1, help="openings drawn and searched")] = 120,
+    simulations: Annotated[int, typer.Option(min=1, help="search per candidate")] = 800,
+    bound: Annotated[float, typer.Option(min=0, max=1, help="keep openings valued within this of even")] = 0.15,
+    stones: Annotated[int | None, typer.Option(min=1, help="stones an opening (default 3; Hex: 1 with swap)")] = None,
+    radius: Annotated[
+        int | None, typer.Option(help="cells from the centre the stones may lie (default 3; Hex: the whole board)")
+    ] = None,
+    seed: Annotated[int, typer.Option()] = 0,
+) -> None:
+    """Build a balanced opening suite with a champion's deep search."""
+    import time
+
+    from pipeline.match.evaluation import model_spec
+    from pipeline.match.openings import suite_path, write_suite
+    from pipeline.match.suite_build import build_suite
+    from pipeline.nets.checkpoint import CheckpointError
+    from pipeline.players.factory import make_player, play_search
+
+    try:
+        spec = model_spec(model, board)
+        player = make_player(str(model), spec, play_search(spec, simulations))
+    except (CheckpointError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    if radius is None and spec.game != "hex":
+        radius = 3
+    start = time.time()
+    with err.status(f"searching {candidates} candidate openings of {spec} at {simulations} simulations") as status:
+        suite, pool = build_suite(
+            spec,
+            player,
+            count,
+            candidates,
+            bound,
+            stones,
+            radius,
+            seed,
+            on_batch=lambda n: status.update(f"{n}/{candidates} openings searched"),
+        )
+    target = out or suite_path(spec)
+    command = f"zero openings --model {model}" + (f" --board {board}" if board else "")
+    command += f" --simulations {simulations} --candidates {candidates} --count {count} --bound {bound}"
+    header = [
+        f"Balanced openings for {spec}: {len(suite)} of {len(pool)} candidates within {bound} of even "
+        f"after {simulations} simulations of {model.name} (the root value for the side to move)",
+        f"built by: {command}",
+        "each opening is played once with each colour",
+    ]
+    if not len(suite):
+        raise fail(f"no opening within {bound} of even among {len(pool)} candidates: raise --bound or --candidates")
+    write_suite(target, suite, header)
+    console.print(f"{len(suite)} openings of {len(pool)} within {bound} -> {target} ({time.time() - start:.0f} s)")
+
+
+@app.command()
 def brain(
     model: Annotated[
         Path | None, typer.Option(help="checkpoint (default: a pretrained model or the champion that fits)")
@@ -535,14 +594,14 @@ def tournament(
         progress.update(1)
 
     try:
-        t = Tournament.setup(players, out, games, simulations, gauntlet, openings, game, seed, anchor)
-        missing = sum(len(v) for v in t.missing().values())
-        if missing < len(t.planned()):
-            kept = len(t.planned()) - missing
-            err.print(f"{kept} games already in {t.games_path}; {missing} to play", highlight=False)
-        tty = sys.stderr.isatty()
-        progress = Progress(t.title(), missing, lambda p: latest["line"] + ("" if tty else f"  ETA {p.eta()}"))
         with stops_cleanly("the tournament"):
+            t = Tournament.setup(players, out, games, simulations, gauntlet, openings, game, seed, anchor)
+            missing = sum(len(v) for v in t.missing().values())
+            if missing < len(t.planned()):
+                kept = len(t.planned()) - missing
+                err.print(f"{kept} games already in {t.games_path}; {missing} to play", highlight=False)
+            tty = sys.stderr.isatty()
+            progress = Progress(t.title(), missing, lambda p: latest["line"] + ("" if tty else f"  ETA {p.eta()}"))
             try:
                 outcome = t.run(workers, on_game)
             finally:
@@ -553,12 +612,13 @@ def tournament(
         raise fail(str(exc)) from None
     for reason in outcome.dropped:
         err.print(f"[yellow]stopped:[/yellow] {escape(reason)}", highlight=False)
-    standings = t.standings()
+    with stops_cleanly("writing the tournament's report"):  # its games are all kept
+        standings = t.standings()
+        written = t.write_report(standings)
     console.print(standings.rich_table(t.title()))
     for line in t.notes(standings):
         if line:
             console.print(line, highlight=False, markup=False)
-    written = t.write_report(standings)
     console.print(
         f"{outcome.played} games played in {duration(progress.elapsed)}; wrote " + ", ".join(map(str, written)),
         highlight=False,

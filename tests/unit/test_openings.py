@@ -154,3 +154,35 @@ def test_zero_evaluates_json_lists_every_game(tmp_path):
     assert set(first["first_proven_win"]) == {"gomoku-8x8", "random"}
     assert out["games"][1]["black"] == "random"
     assert "openings: suite suite.txt" in evaluation.describe("random")
+
+
+def test_symmetric_openings_are_one_candidate_and_the_balanced_are_kept():
+    from pipeline.match.suite_build import Candidate, canonical, draw_candidates, pick_balanced
+
+    spec = GameSpec.parse("gomoku:9")
+    e5, d4, f6, d6 = (spec.parse_action(n) for n in ("e5", "d4", "f6", "d6"))
+    assert canonical(spec, [e5, d4]) == canonical(spec, [e5, f6]) == canonical(spec, [e5, d6])
+    drawn = draw_candidates(spec, 40, 3, 1, np.random.default_rng(0))
+    keys = {canonical(spec, c.moves) for c in drawn}
+    assert len(keys) == len(drawn) and all(abs(a // 9 - 4) <= 1 and abs(a % 9 - 4) <= 1 for c in drawn for a in c.moves)
+    pool = [Candidate([1], 0.3), Candidate([2], -0.05), Candidate([3], 0.1), Candidate([4], -0.2)]
+    assert [c.moves for c in pick_balanced(pool, 5, 0.15)] == [[2], [3]]
+
+
+def test_zero_openings_writes_a_suite_a_match_can_play(tmp_path):
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    model = Path(__file__).resolve().parents[2] / "models" / "pretrained" / "gomoku-8x8.pt"
+    out = tmp_path / "suite.txt"
+    args = ["openings", "--model", str(model), "--out", str(out), "--candidates", "12", "--simulations", "16"]
+    result = CliRunner().invoke(app, [*args, "--bound", "1.0", "--count", "5"])
+    assert result.exit_code == 0, result.output
+    suite = read_suite(out, GameSpec.parse("gomoku:8"))
+    assert 1 <= len(suite) <= 5 and all(len(o) == 3 for o in suite.openings)
+    assert all(n.startswith("value ") for n in suite.notes)
+    values = [abs(float(n.split()[1])) for n in suite.notes]
+    assert values == sorted(values)
+    refused = CliRunner().invoke(app, [*args, "--bound", "0.0"])
+    assert refused.exit_code != 0 and "Traceback" not in refused.output
