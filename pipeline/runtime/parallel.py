@@ -1,7 +1,9 @@
-"""Parallel self-play: one Prefect task per shard on a chosen task runner (threads,
-processes, or Dask), each shard written as soon as its task finishes. It sits below the
-stages: the self-play stage hands over its own `play` and `write` functions, so nothing
-here imports a stage (and the flows above the stages import nothing from here)."""
+"""Parallel self-play: one Prefect task per self-play task on a chosen task runner
+(threads, processes, or Dask). A task writes its games as they end (or hands them back,
+from a worker that does not share the folder); the flow finishes each task as soon as it
+returns. It sits below the stages: the self-play stage hands over its own `play` and
+`write` functions, so nothing here imports a stage (and the flows above the stages import
+nothing from here)."""
 
 from __future__ import annotations
 
@@ -22,11 +24,11 @@ from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTa
 
 from pipeline.runtime.interrupt import Interrupted
 
-# (job, model bytes) -> (arrays, summary): plain data in and out, so a task runs the same
-# in a thread, a process or on a remote Dask worker.
-PlayShard = Callable[[dict[str, Any], bytes], tuple[dict[str, Any], dict[str, Any]]]
-# (job, base header, arrays, summary) -> the shard's header, after writing it.
-WriteShard = Callable[[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]], dict[str, Any]]
+# (job, model bytes) -> result: plain data in and out, so a task runs the same in a
+# thread, a process or on a remote Dask worker.
+PlayShard = Callable[[dict[str, Any], bytes], dict[str, Any]]
+# (job, result) -> the task's shard header, or None when it was stopped before its end.
+WriteShard = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any] | None]
 
 
 def make_task_runner(kind: str, workers: int, address: str | None) -> TaskRunner:
@@ -45,8 +47,8 @@ def make_task_runner(kind: str, workers: int, address: str | None) -> TaskRunner
 
 @task(name="selfplay-shard", cache_policy=NONE, retries=0)
 def selfplay_shard(play: PlayShard, job: dict[str, Any], model: bytes):
-    """The shard's arrays and summary, or None when a Ctrl-C stopped its games: a stop
-    is not a task failure (no traceback), and the flow writes only finished shards."""
+    """The task's result (a stopped one says so and keeps the games that ended), or None
+    when a Ctrl-C stopped it outside its games: a stop is not a task failure (no traceback)."""
     try:
         return play(job, model)
     except Interrupted:
@@ -56,16 +58,15 @@ def selfplay_shard(play: PlayShard, job: dict[str, Any], model: bytes):
 @flow(name="selfplay", log_prints=False, validate_parameters=False)
 def selfplay_flow(
     jobs: list[dict[str, Any]],
-    base_header: dict[str, Any],
     runner: str,
     workers: int,
     address: str | None,
     play: PlayShard,
     write: WriteShard,
 ) -> list[dict[str, Any]]:
-    """Play every job as a task; write each shard as soon as its task finishes, so a kill
-    loses only the games still in flight. After a Ctrl-C the stopped tasks return None
-    and the headers of the shards that did finish come back."""
+    """Play every job as a task, and finish each (`write`) as soon as it returns: a stopped
+    one too, so that the games it ended are kept. The headers of the tasks that completed
+    come back (after a Ctrl-C, those that completed before it)."""
     logger = get_run_logger()
     model = Path(jobs[0]["model_path"]).read_bytes()
     headers = []
@@ -76,15 +77,15 @@ def selfplay_flow(
             result = future.result()
             if result is None:
                 continue
-            arrays, summary = result
-            headers.append(write(job, base_header, arrays, summary))
-            logger.info("shard %s: %s games, %s positions", job["task"], summary["games"], summary["positions"])
+            header = write(job, result)
+            if header is not None:
+                headers.append(header)
+            logger.info("task %s: %s games, %s positions", job["task"], result["games"], result["positions"])
     return headers
 
 
 def run_selfplay_flow(
     jobs: list[dict[str, Any]],
-    base_header: dict[str, Any],
     runner: str,
     workers: int,
     address: str | None,
@@ -98,4 +99,4 @@ def run_selfplay_flow(
     from pipeline.runtime.prefect_server import ensure_server
 
     ensure_server()
-    return interrupt.run_in_thread(selfplay_flow, jobs, base_header, runner, workers, address, play, write)
+    return interrupt.run_in_thread(selfplay_flow, jobs, runner, workers, address, play, write)

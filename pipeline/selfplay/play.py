@@ -4,15 +4,24 @@ the root's visit distribution, or with a Gumbel root its improved policy from co
 Q-values; results from the point of view of the player to move).
 
 The jobs are kept apart: `GameInFlight` is one game in a slot (its state, its records,
-its resignation watch); `ResignPolicy` (pipeline.selfplay.resign) decides resignations
-and counts the false ones; `playout_cap` draws which moves are searched in full;
-`training_record` and `game_positions` assemble the records; `SelfPlayRun` advances
-the games in lockstep, one search per move for all of them."""
+its resignation watch, its own random streams); `ResignPolicy` (pipeline.selfplay.resign)
+decides resignations and counts the false ones; `playout_cap` draws which moves are
+searched in full; `training_record` and `game_positions` assemble the records;
+`SelfPlayRun` advances the games in lockstep, one search per move for all of them, and
+hands over each step's finished games (`FinishedGame`) as soon as the step ends.
+
+Every random draw of a game (its move choice, playout cap, calibration, random opening
+and root noise) comes from streams seeded by (seed, game id) alone, so game i is the same
+game whichever games ran beside it and whichever were played before: a resumed task plays
+only its missing games (`only`) and they are the games an uninterrupted run plays. What
+the games in lockstep still share is the network's batch (a backend whose rows depend on
+the batch's size, as eager torch on the CPU can in the last bit, may then differ) and the
+threat solvers' failure tables (`search.tactics`: a hit saves nodes of a budgeted call)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -26,7 +35,7 @@ from pipeline.search.gumbel import improved_policy as gumbel_target
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
 from pipeline.selfplay.opening import improved_policy, random_first_move
 from pipeline.selfplay.replay import Positions
-from pipeline.selfplay.resign import ResignPolicy, ResignWatch
+from pipeline.selfplay.resign import ResignPolicy, ResignTally, ResignWatch
 
 
 class SelfPlayConfig(BaseModel):
@@ -109,14 +118,78 @@ class Record(NamedTuple):
 
 
 @dataclass
+class GameRandom:
+    """One game's random streams, all from (seed, game id) alone."""
+
+    moves: np.random.Generator  # the move drawn at temperature 1, ties at temperature 0
+    extra: np.random.Generator  # playout-cap draws and the calibration draw
+    opening: np.random.Generator  # whether and where a random first move goes
+    noise: np.random.Generator  # root noise: Dirichlet (PUCT) or Gumbel
+
+    @staticmethod
+    def for_game(seed: int, game_id: int) -> GameRandom:
+        streams = np.random.SeedSequence([int(seed) & (2**64 - 1), int(game_id)]).spawn(4)
+        return GameRandom(*(np.random.default_rng(s) for s in streams))
+
+
+class GameNoiseMCTS(BatchedMCTS):
+    """The batched search with each slot's root noise drawn from its game's own stream
+    (`slot_noise`), so that a game's noise does not depend on the games beside it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.slot_noise: list[np.random.Generator] = [self.noise_rng] * self.games
+
+    def _add_noise(self, g: int) -> None:
+        self.noise_rng = self.slot_noise[g]
+        super()._add_noise(g)
+
+    def _start_halving(self, g: int, noisy: bool, simulations: int) -> None:
+        self.noise_rng = self.slot_noise[g]
+        super()._start_halving(g, noisy, simulations)
+
+
+@dataclass
 class GameInFlight:
     """One game in a self-play slot."""
 
     game_id: int
     state: GameState
     resign: ResignWatch
+    rng: GameRandom
     records: list[Record] = field(default_factory=list)
     random_opening: bool = False
+    plies: int = 0
+
+
+@dataclass
+class FinishedGame:
+    """A game that ended: its training positions (None: it kept none) and what it adds to
+    the figures of a shard."""
+
+    game_id: int
+    positions: Positions | None
+    winner: int | None
+    resigned: bool
+    plies: int
+    resign: ResignTally
+
+
+def games_figures(games: Sequence[FinishedGame]) -> dict[str, int | list[float]]:
+    """The shard header's figures of these games (summed over shards, they are the task's)."""
+    return {
+        "games": len(games),
+        "positions": sum(len(g.positions) for g in games if g.positions is not None),
+        "first_player_wins": sum(g.winner == 0 for g in games),
+        "second_player_wins": sum(g.winner == 1 for g in games),
+        "draws": sum(g.winner is None for g in games),
+        "plies": sum(g.plies for g in games),
+        "resigned": sum(g.resigned for g in games),
+        "calibration_games": sum(g.resign.calibration_games for g in games),
+        "would_resign": sum(g.resign.would_resign for g in games),
+        "false_resignations": sum(g.resign.false_resignations for g in games),
+        "winner_min_values": [round(v, 4) for g in games for v in g.resign.winner_min_values],
+    }
 
 
 @dataclass
@@ -142,15 +215,16 @@ class SelfPlayCounts:
 
 
 def playout_cap(
-    config: SelfPlayConfig, rng: np.random.Generator, slots: int, opening: np.ndarray | None = None
+    config: SelfPlayConfig, rngs: Sequence[np.random.Generator | None], opening: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Playout-cap randomisation: which slots search this move in full (root noise, a
-    training target) and each slot's simulations (None: the config's). Slots marked in
+    training target) and each slot's simulations (None: the config's). Each slot draws
+    from its game's own stream (None: an empty slot, which draws nothing). Slots marked in
     `opening` (plies under `full_search_plies`) are full whatever is drawn. Without a cap
-    every move is full and nothing is drawn from `rng`."""
+    every move is full and nothing is drawn."""
     if config.fast_simulations is None:
-        return np.ones(slots, dtype=np.bool_), None
-    full = rng.random(slots) < config.full_search_prob
+        return np.ones(len(rngs), dtype=np.bool_), None
+    full = np.array([rng is not None and rng.random() < config.full_search_prob for rng in rngs], dtype=np.bool_)
     if opening is not None:
         full |= opening
     return full, np.where(full, config.search.simulations, config.fast_simulations)
@@ -185,8 +259,9 @@ def game_positions(game: GameInFlight, winner: int | None) -> Positions | None:
 
 
 class SelfPlayRun:
-    """`games` games played in `min(parallel_games, games)` slots; a finished game's slot
-    takes the next game until all have started."""
+    """Games 0..`games`-1 (or only the ids in `only`) played in at most `parallel_games`
+    slots; a finished game's slot takes the next game until all have started. Game i's
+    random streams come from (seed, i) (`GameRandom`)."""
 
     def __init__(
         self,
@@ -196,33 +271,38 @@ class SelfPlayRun:
         config: SelfPlayConfig,
         seed: int,
         on_game_end: Callable[[int, int], None] | None = None,
+        only: Sequence[int] | None = None,
     ):
         self.spec = spec
         self.evaluator = evaluator
-        self.games = games
+        self.ids = list(range(games)) if only is None else sorted({int(i) for i in only})
+        if not self.ids or not 0 <= self.ids[0] <= self.ids[-1] < games:
+            raise ValueError(f"no games to play, or game ids outside 0..{games - 1}: {only}")
+        self.games = len(self.ids)
         self.config = config
+        self.seed = seed
         self.on_game_end = on_game_end
-        slots = min(config.parallel_games, games)
-        self.search = BatchedMCTS(spec, slots, config.search, seed=seed, overlap=config.overlap)
-        self.rng = np.random.default_rng(seed)  # move choice
-        # Its own stream, so that games without a playout cap or resignation stay identical.
-        self.extra_rng = np.random.default_rng([seed, 1])
-        self.opening_rng = np.random.default_rng([seed, 2])
+        slots = min(config.parallel_games, self.games)
+        self.search = GameNoiseMCTS(spec, slots, config.search, seed=seed, overlap=config.overlap)
         self.resign = ResignPolicy(config.resign_threshold, config.resign_calibration)
         self.slots: list[GameInFlight | None] = [None] * slots
         self.started = 0
-        self.kept: list[Positions] = []
+        self.finished: list[FinishedGame] = []  # in the order they ended
+        self.handed = 0  # how many of them `take_finished` handed over
         self.counts = SelfPlayCounts()
         for slot in range(slots):
             self.start_game(slot)
 
     def start_game(self, slot: int) -> None:
         state = self.spec.new_game()
-        game = GameInFlight(self.started, state, self.resign.watch(self.extra_rng))
+        game_id = self.ids[self.started]
+        rng = GameRandom.for_game(self.seed, game_id)
+        game = GameInFlight(game_id, state, self.resign.watch(rng.extra), rng)
         if self.config.random_first_moves > 0:
-            game.random_opening = bool(self.opening_rng.random() < self.config.random_first_moves)
+            game.random_opening = bool(rng.opening.random() < self.config.random_first_moves)
         self.slots[slot] = game
         self.started += 1
+        self.search.slot_noise[slot] = rng.noise
         self.search.reset(slot, state.array)
 
     def step(self) -> None:
@@ -230,7 +310,8 @@ class SelfPlayRun:
         active = np.array([game is not None for game in self.slots])
         plies = self.config.full_search_plies
         opening = np.array([g is not None and g.state.ply < plies for g in self.slots]) if plies else None
-        full, budget = playout_cap(self.config, self.extra_rng, len(self.slots), opening)
+        streams = [game.rng.extra if game is not None else None for game in self.slots]
+        full, budget = playout_cap(self.config, streams, opening)
         visits = self.search.search(self.evaluator, active=active, noise=full, simulations=budget)
         for slot in np.flatnonzero(active):
             self.move(int(slot), visits[slot], bool(full[slot]))
@@ -255,15 +336,16 @@ class SelfPlayRun:
                 target = gumbel_target(self.search.tree, slot, search.gumbel.c_visit, search.gumbel.c_scale)
             game.records.append(training_record(state, target))
         if state.ply == 0 and game.random_opening:
-            action = random_first_move(state, self.opening_rng)
+            action = random_first_move(state, game.rng.opening)
         elif gumbel:
             # The halving's choice: with the root's Gumbel noise it is already a sample.
             action = self.search.best_action(slot)
         else:
             temperature = 1.0 if state.ply < self.config.temperature_moves else 0.0
-            action = pick_action(visits, temperature, self.rng)
+            action = pick_action(visits, temperature, game.rng.moves)
         state.apply(action)
         self.counts.plies += 1
+        game.plies += 1
         if state.is_terminal:
             self.end_game(slot, state.winner, resigned=False)
         else:
@@ -273,10 +355,9 @@ class SelfPlayRun:
         game = self.slots[slot]
         assert game is not None
         self.counts.game_over(winner, resigned)
-        self.resign.game_over(game.resign, winner)
+        tally = self.resign.game_over(game.resign, winner)
         positions = game_positions(game, winner)
-        if positions is not None:
-            self.kept.append(positions)
+        self.finished.append(FinishedGame(game.game_id, positions, winner, resigned, game.plies, tally))
         if self.on_game_end:
             self.on_game_end(game.game_id, len(game.records))
         if self.started < self.games:
@@ -284,10 +365,17 @@ class SelfPlayRun:
         else:
             self.slots[slot] = None
 
+    def take_finished(self) -> list[FinishedGame]:
+        """The games that ended since the last call."""
+        fresh = self.finished[self.handed :]
+        self.handed = len(self.finished)
+        return fresh
+
     def positions(self) -> Positions:
-        if not self.kept:
+        kept = [g.positions for g in self.finished if g.positions is not None]
+        if not kept:
             return Positions.empty(self.spec.obs_shape, self.spec.num_actions)
-        return Positions.concat(self.kept)
+        return Positions.concat(kept)
 
     def stats(self, positions: int, seconds: float) -> SelfPlayStats:
         counts, tally = self.counts, self.resign.tally
@@ -316,22 +404,32 @@ def play_games(
     seed: int,
     on_game_end: Callable[[int, int], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    only: Sequence[int] | None = None,
+    on_finished: Callable[[list[FinishedGame], int], None] | None = None,
 ) -> tuple[Positions, SelfPlayStats]:
-    """Play `games` complete games; reproducible for a given seed and evaluator.
+    """Play `games` complete games (or only the game ids in `only`, each the same game as
+    in the full run); reproducible for a given seed and evaluator.
 
     With a playout cap, only full searches become training positions. With a resignation
     threshold, a game ends when the player to move sees its root value below it, except
     in the calibration games, which are played out to count how often that would have
     been wrong.
 
-    `on_game_end(game_id, positions kept)` follows each finished game. `should_stop` is
-    asked between moves; when it says yes, the games in flight are dropped and
-    `Interrupted` is raised, so a Ctrl-C stops self-play within one move."""
+    `on_game_end(game_id, positions kept)` follows each finished game. After each move of
+    the lockstep that ended games, `on_finished(those games, evaluations so far)` gets them
+    (e.g. to write them to disk before the next move). `should_stop` is asked between
+    moves; when it says yes, the games in flight are dropped and `Interrupted` is raised
+    (every finished game was handed to `on_finished` before), so a Ctrl-C stops self-play
+    within one move."""
     start = time.perf_counter()
-    run = SelfPlayRun(spec, evaluator, games, config, seed, on_game_end)
-    while run.counts.finished < games:
+    run = SelfPlayRun(spec, evaluator, games, config, seed, on_game_end, only)
+    while run.counts.finished < run.games:
         if should_stop is not None and should_stop():
-            raise Interrupted(f"{run.counts.finished} of {games} games finished, the rest dropped")
+            raise Interrupted(f"{run.counts.finished} of {run.games} games finished, the rest dropped")
         run.step()
+        if on_finished is not None:
+            fresh = run.take_finished()
+            if fresh:
+                on_finished(fresh, run.search.evaluations)
     positions = run.positions()
     return positions, run.stats(len(positions), time.perf_counter() - start)

@@ -1,10 +1,17 @@
 """Replay shards: the training data that self-play writes and training reads.
 
+A generation's folder holds one shard per self-play task, `shard-TTTT.npz`, once the task
+is done. While it plays, a task writes its finished games as part shards,
+`shard-TTTT-GGGGG.npz` (GGGGG: the first game id in it; the header's `game_ids` lists
+them all), and at its end merges them into `shard-TTTT.npz` and deletes them. A reader
+takes every shard of the folder except the parts of a task whose whole shard is there
+(a merge cut short between writing it and deleting them).
+
 A shard is one compressed `.npz` file holding
   obs      uint8   [n, C, H, W]  observation planes (presented frame, 0/1)
   pi       float32 [n, A]        search visit distribution (presented frame)
   z        int8    [n]           final result for the player to move: +1, 0, -1
-  game_id  int32   [n]           game index within the shard
+  game_id  int32   [n]           game index within the task
   ply      int16   [n]           move number within the game
   plies_left int16 [n]           moves from this position to the game's end (1: the mover
                                  ends it); optional, older shards lack it (read as 0: unknown)
@@ -33,6 +40,8 @@ KEYS = (*REQUIRED_ARRAYS, "header")
 PLIES_LEFT = "plies_left"  # optional: shards written before it read as unknown
 ARRAYS = (*REQUIRED_ARRAYS, PLIES_LEFT)  # a Positions' arrays, as a shard's writer takes them
 GEN_DIR = re.compile(r"^gen-(\d{4,})$")
+TASK_SHARD = re.compile(r"^shard-(\d{4,})\.npz$")
+PART_SHARD = re.compile(r"^shard-(\d{4,})-(\d+)\.npz$")
 
 
 class ReplayError(ValueError):
@@ -142,6 +151,24 @@ def read_shard(path: Path, spec: GameSpec | None = None) -> Positions:
     return positions
 
 
+def read_header(path: Path) -> dict[str, Any]:
+    """A shard's header alone (its arrays are not read): a `ReplayError` naming the file
+    if it has none or an unreadable one."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if "header" not in data.files:
+                raise ReplayError(f"{path}: not a replay shard (missing header)")
+            header = json.loads(str(data["header"]))
+    except ReplayError:
+        raise
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, KeyError) as exc:
+        raise ReplayError(f"{path}: corrupt or truncated shard ({type(exc).__name__}: {exc})") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ReplayError(f"{path}: not a {FORMAT} shard")
+    return header
+
+
 def generation_dirs(root: Path) -> list[tuple[int, Path]]:
     root = Path(root)
     if not root.is_dir():
@@ -158,8 +185,31 @@ def generation_dir(root: Path, generation: int) -> Path:
     return Path(root) / f"gen-{generation:04d}"
 
 
+def task_shard_path(directory: Path, task: int) -> Path:
+    """Where a task's whole shard goes."""
+    return Path(directory) / f"shard-{task:04d}.npz"
+
+
+def part_shard_path(directory: Path, task: int, first_game: int) -> Path:
+    """Where a part of a task goes: some of its finished games, the first of them `first_game`."""
+    return Path(directory) / f"shard-{task:04d}-{first_game:05d}.npz"
+
+
+def part_shard_paths(directory: Path, task: int) -> list[Path]:
+    """The parts of one task on disk."""
+    found = []
+    for path in Path(directory).glob(f"shard-{task:04d}-*.npz"):
+        m = PART_SHARD.match(path.name)
+        if m and int(m.group(1)) == task:
+            found.append(path)
+    return sorted(found)
+
+
 def shard_paths(directory: Path) -> list[Path]:
-    return sorted(p for p in Path(directory).glob("shard-*.npz"))
+    """The shards to read: all of them but the parts of a task whose whole shard is there."""
+    paths = sorted(p for p in Path(directory).glob("shard-*.npz"))
+    whole = {int(m.group(1)) for p in paths if (m := TASK_SHARD.match(p.name))}
+    return [p for p in paths if not ((m := PART_SHARD.match(p.name)) and int(m.group(1)) in whole)]
 
 
 def load_window(root: Path, spec: GameSpec, window: int, skip_corrupt: bool = False) -> tuple[Positions, list[str]]:

@@ -30,6 +30,12 @@ class ResignTally:
     false_resignations: int = 0
     winner_min_values: list[float] = field(default_factory=list)
 
+    def add(self, other: ResignTally) -> None:
+        self.calibration_games += other.calibration_games
+        self.would_resign += other.would_resign
+        self.false_resignations += other.false_resignations
+        self.winner_min_values.extend(other.winner_min_values)
+
 
 class ResignPolicy:
     """Resign below `threshold` (None: never); a share `calibration` of the games never
@@ -57,19 +63,21 @@ class ResignPolicy:
         watch.would_resign[mover] = True
         return False
 
-    def game_over(self, watch: ResignWatch, winner: int | None) -> None:
-        """Count a finished game: a would-be resignation is false unless its player lost."""
-        if not watch.calibrating:
-            return
-        if winner is not None:
-            self.tally.winner_min_values.append(float(watch.min_value[winner]))
-        if self.threshold is None:
-            return
-        self.tally.calibration_games += 1
-        for player in (0, 1):
-            if watch.would_resign[player]:
-                self.tally.would_resign += 1
-                self.tally.false_resignations += winner != 1 - player
+    def game_over(self, watch: ResignWatch, winner: int | None) -> ResignTally:
+        """Count a finished game: a would-be resignation is false unless its player lost.
+        Returns the game's own share of the tally (a replay shard of a few games carries it)."""
+        mine = ResignTally()
+        if watch.calibrating:
+            if winner is not None:
+                mine.winner_min_values.append(float(watch.min_value[winner]))
+            if self.threshold is not None:
+                mine.calibration_games = 1
+                for player in (0, 1):
+                    if watch.would_resign[player]:
+                        mine.would_resign += 1
+                        mine.false_resignations += winner != 1 - player
+        self.tally.add(mine)
+        return mine
 
 
 def resign_threshold_for(winner_min_values: list[float], false_rate: float = 0.05) -> float | None:

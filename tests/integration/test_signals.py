@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pipeline.selfplay.replay import read_shard
+from pipeline.selfplay.replay import ReplayError, read_header, read_shard, shard_paths
 from tests.conftest import BIN, TINY_PARAMS, env, make_workspace, sh
 
 pytestmark = pytest.mark.integration
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.integration
 ZERO = str(BIN / "zero")
 DVC = str(BIN / "dvc")
 
-# Six shards of six games, two at a time: the first shards land while others still play.
+# Six tasks of six games, two at a time: games land as they end, tasks while others play.
 SELFPLAY = copy.deepcopy(TINY_PARAMS)
 SELFPLAY["game"] = {"game": "gomoku", "height": 7, "width": 7, "k": 4}
 SELFPLAY["selfplay"].update({"games": 36, "tasks": 6, "workers": 2, "parallel_games": 3, "search": {"simulations": 48}})
@@ -86,32 +86,40 @@ def no_partial_files(folder: Path) -> None:
 
 def shards(ws: Path) -> list[Path]:
     folder = ws / "data/replay/gen-0001"
-    return sorted(folder.glob("shard-*.npz")) if folder.is_dir() else []
+    return shard_paths(folder) if folder.is_dir() else []
+
+
+def games_kept(ws: Path) -> int:
+    """The games in the generation's shards (a task's parts, or its merged shard)."""
+    try:
+        return sum(read_header(s)["games"] for s in shards(ws))
+    except ReplayError:  # a part merged away as it was read
+        return 0
 
 
 @pytest.mark.parametrize(("tool", "sig"), [("dvc", signal.SIGINT), ("zero", signal.SIGTERM)])
-def test_selfplay_stops_keeps_finished_shards_and_resumes_to_the_exact_count(tmp_path, tool, sig):
+def test_selfplay_stops_keeps_finished_games_and_resumes_to_the_exact_count(tmp_path, tool, sig):
     ws = make_workspace(tmp_path / "ws", params=SELFPLAY)
     sh([ZERO, "init"], ws)
     cmd = [DVC, "repro", "selfplay"] if tool == "dvc" else [ZERO, "stage", "selfplay"]
     run = Run(cmd, ws, tmp_path)
-    run.wait_for(lambda: len(shards(ws)) >= 1)
+    run.wait_for(lambda: games_kept(ws) >= 7)  # more than a task's games
     seconds = run.signal_group(sig)
     # DVC reports its stage's failure with its own status; the stage's line is above it.
     assert_clean_stop(run, sig, seconds, status=255 if tool == "dvc" else None)
     if tool == "dvc":
         assert "`dvc repro` continues from there" in run.text
-    kept = shards(ws)
-    assert 1 <= len(kept) < 6, run.text[-2000:]
-    assert f"self-play: {len(kept)} of 6 shards ({6 * len(kept)} of 36 games) kept" in run.text
+    kept = games_kept(ws)
+    assert 7 <= kept < 36, run.text[-2000:]
+    assert f"self-play: {kept} of 36 games kept" in run.text and f"({kept} ended in this run)" in run.text
     no_partial_files(ws / "data")
-    for shard in kept:
-        assert read_shard(shard).header["games"] == 6  # whole shards only
+    complete = [s for s in shards(ws) if "game_ids" not in read_header(s)]  # tasks already merged
 
     out = sh(cmd, ws)
-    assert f"{len(kept)} shard(s) already complete, {6 - len(kept)} to play" in out.stdout + out.stderr
+    assert f"{kept} of 36 games already played, {36 - kept} to play" in out.stdout + out.stderr
     report = json.loads((ws / "reports/details/selfplay.json").read_text())
-    assert (report["games"], report["shards"], report["resumed_shards"]) == (36, 6, len(kept))
+    assert (report["games"], report["shards"], report["resumed_shards"]) == (36, 6, len(complete))
+    assert [s.name for s in shards(ws)] == [f"shard-{t:04d}.npz" for t in range(6)]
     positions = sum(read_shard(s).header["positions"] for s in shards(ws))
     assert report["positions"] == positions
     # The figures cover every shard, those played before the interrupt included.

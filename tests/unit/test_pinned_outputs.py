@@ -6,6 +6,8 @@ when issue 23 changed the search on purpose (with tactics off, as here): a prove
 takes every visit at its parent (the root included), so the visit counts point at it.
 The two Hex cases were recorded again when issue 24 made Hex's connection knowledge
 (`search.hex_tactics`) the default: they run with it on.
+The self-play cases were recorded again when issue 42 gave each game its own random
+streams, from (seed, game id) alone, so that a resumed task plays the same games.
 
 Print the current values with
 
@@ -162,30 +164,30 @@ def pure_outcome(text: str) -> str:
 
 
 EXPECTED_SELFPLAY: dict[str, dict] = {
+    # Recorded again when issue 42 gave each game its own random streams from (seed, game).
     "plain": {
-        "records": "49ce7643ee56b3f5",
-        "positions": 78,
-        "ended": [(1, 17), (0, 19), (2, 19), (3, 11), (4, 12)],
-        "stats": (5, 78, 4, 1, 0, 1122, 78, 0, 0, 0, 0, [-0.2595, -0.205647, -0.225471, -0.034778, -0.189833]),
+        "records": "11516a70ca362089",
+        "positions": 65,
+        "ended": [(2, 10), (1, 13), (0, 15), (3, 12), (4, 15)],
+        "stats": (5, 65, 3, 2, 0, 917, 65, 0, 0, 0, 0, [-0.306588, -0.215833, -0.462158, -0.178, -0.332056]),
     },
     "cap_and_resign": {
-        "records": "a3c4b07c34a00780",
-        "positions": 27,
-        "ended": [(0, 4), (1, 3), (2, 4), (3, 1), (6, 0), (4, 6), (5, 6), (7, 3)],
-        "stats": (8, 27, 4, 4, 0, 850, 66, 5, 3, 6, 3, [-0.402889, -0.332333, -0.330857]),
+        "records": "4ca59af93a166bb4",
+        "positions": 17,
+        "ended": [(1, 1), (3, 1), (2, 5), (0, 2), (6, 1), (5, 1), (4, 3), (7, 3)],
+        "stats": (8, 17, 4, 4, 0, 578, 40, 7, 1, 2, 1, [-0.333]),
     },
     "connect6_resign": {
-        "records": "ad631e5c276b1519",
-        "positions": 82,
-        "ended": [(1, 9), (2, 15), (0, 33), (3, 25)],
-        "stats": (4, 82, 3, 1, 0, 1233, 82, 1, 1, 2, 1, [-0.209059]),
+        "records": "a9e278779a616139",
+        "positions": 67,
+        "ended": [(0, 2), (1, 6), (2, 23), (3, 36)],
+        "stats": (4, 67, 2, 1, 1, 1028, 67, 2, 1, 1, 1, [-0.262]),
     },
-    # Re-recorded when Hex's connection knowledge became the default (search.hex_tactics).
     "hex_swap_cap": {
-        "records": "af15770cbca33dd6",
-        "positions": 21,
-        "ended": [(1, 2), (0, 6), (3, 2), (2, 6), (4, 5)],
-        "stats": (5, 21, 4, 1, 0, 133, 44, 0, 0, 0, 0, [-0.3095, -0.022875, -0.3095, -0.194875, -0.3095]),
+        "records": "3e21497661935d16",
+        "positions": 25,
+        "ended": [(1, 3), (0, 8), (2, 6), (3, 5), (4, 3)],
+        "stats": (5, 25, 5, 0, 0, 239, 55, 0, 0, 0, 0, [-0.3095, -0.3095, -0.0625, -0.3095, -0.022875]),
     },
 }
 EXPECTED_BATCHED: dict[tuple[str, bool], str] = {

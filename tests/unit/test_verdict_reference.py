@@ -11,6 +11,11 @@ search leaves of real self-play (the shipped nets, tactics on), random middle ga
 the centre, the threatened positions of `pipeline.tactics.lines.threatened` and the suite in
 tests/tactics/positions.txt, for Gomoku freestyle, exact five and renju, and Connect6.
 
+The self-play digests (`|selfplay`) alone were recorded again with the code of issue 42,
+which gave each self-play game its own random streams from (seed, game id): the same
+games for the tree's verdicts, drawn differently (the verdicts and solvers above, which
+they run through, still match the reference here).
+
 Record again (only on purpose, with the reference code checked out, e.g. `git worktree add
 --detach ../ref main`, this file and the leaves of `LEAVES` copied in) with
 
