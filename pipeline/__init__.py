@@ -14,8 +14,8 @@ def _numba_cache_dir() -> str:
     package = Path(__file__).parent
     digest = hashlib.sha256()
     for sub in ("games", "search", "tactics"):
-        for path in sorted((package / sub).glob("*.py")):
-            digest.update(path.name.encode())
+        for path in sorted((package / sub).rglob("*.py")):  # tactics/lines and tactics/hex too
+            digest.update(str(path.relative_to(package)).encode())
             digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "zero-pipeline" / "numba"
     return str(base / digest.hexdigest()[:16])
