@@ -33,7 +33,11 @@ def default_interval() -> float:
 
 class Progress:
     """`done` of `total` units with a description that a callback builds from the figures
-    so far. `close()` ends the bar (or prints a last line)."""
+    so far. `close()` ends the bar (or prints a last line).
+
+    Rates and the ETA are measured from the first update that completes units on (the
+    first games or steps): what came before it is start-up (imports, loading a model,
+    compiling kernels), not the pace of the work."""
 
     def __init__(
         self,
@@ -54,6 +58,8 @@ class Progress:
         self.start = time.monotonic()
         self._lock = threading.Lock()
         self._last_line = self.start
+        # (time, done, figures) at the first update that completed units: rates start there.
+        self._first: tuple[float, int, dict[str, float]] | None = None
         self._bar = None
         use_rich = self.stream.isatty() if rich is None else rich
         if use_rich:
@@ -77,14 +83,32 @@ class Progress:
     def elapsed(self) -> float:
         return time.monotonic() - self.start
 
+    def _since_first(self) -> tuple[float, int, dict[str, float]] | None:
+        """(seconds, units, figures at the start) since the first completed units, once
+        more units have been completed after them; None before."""
+        if self._first is None or self.done <= self._first[1]:
+            return None
+        at, done, figures = self._first
+        return time.monotonic() - at, self.done - done, figures
+
     def rate(self, key: str) -> float:
-        """A figure per second of this run."""
-        return self.figures.get(key, 0.0) / self.elapsed if self.elapsed > 0 else 0.0
+        """A figure per second since the first completed units (until more are completed,
+        since the start)."""
+        since = self._since_first()
+        if since is None:
+            return self.figures.get(key, 0.0) / self.elapsed if self.elapsed > 0 else 0.0
+        seconds, _, before = since
+        return (self.figures.get(key, 0.0) - before.get(key, 0.0)) / seconds if seconds > 0 else 0.0
 
     def eta(self) -> str:
-        if not self.done or self.done >= self.total:
-            return "?" if not self.done else "0s"
-        return duration(self.elapsed / self.done * (self.total - self.done))
+        """The time left at the pace since the first completed units ("?" until then)."""
+        if self.done >= self.total:
+            return "0s"
+        since = self._since_first()
+        if since is None:
+            return "?"
+        seconds, units, _ = since
+        return duration(seconds / units * (self.total - self.done))
 
     def update(self, advance: int = 0, completed: int | None = None, **figures: float) -> None:
         """Add `advance` units (or set `completed`) and add to the named figures."""
@@ -92,6 +116,8 @@ class Progress:
             self.done = completed if completed is not None else self.done + advance
             for k, v in figures.items():
                 self.figures[k] = self.figures.get(k, 0.0) + v
+            if self._first is None and self.done > 0:
+                self._first = (time.monotonic(), self.done, dict(self.figures))
             detail = self.describe(self)
             if self._bar is not None:
                 self._bar.update(self._task, completed=self.done, detail=detail)
