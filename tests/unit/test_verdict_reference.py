@@ -22,12 +22,21 @@ Record again (only on purpose, with the reference code checked out, e.g. `git wo
     python -m tests.unit.test_verdict_reference --record
 
 (the reference code has no scratch: `judge` then asks its `tactical_verdict`).
+
+The Connect6 entries (connect6:10, connect6:19: verdicts, masks, tables, proofs, node
+counts and the self-play digest) were recorded again when the Connect6 search moved to
+line tables (issue 39: `vcf.c6_solve`, turns generated from the windows, nodes counted per
+double-threat turn played), with `--record-connect6`, which keeps the Gomoku entries. Node
+counts and proofs changed by design; verdicts moved only from OPEN to WIN (a win the old
+search did not reach within the budget: 25 of 450 positions on 10x10 and 20 of 86 on 19x19
+at 200 nodes; none from WIN or LOSS), and the Gomoku entries are those of the reference.
 """
 
 from __future__ import annotations
 
 import hashlib
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -288,9 +297,34 @@ def test_the_record_covers_every_verdict(recorded):
     assert any((recorded[f"{s}|vcf-200-12|verdict"] == -1).any() for s in SOURCES)
 
 
+def record_connect6() -> None:
+    """Record again the Connect6 entries only, with the code checked out (the Gomoku entries
+    stay those of the reference code), printing how the verdicts moved."""
+    data = _recorded()
+    for spec_text in (s for s in SOURCES if s.startswith("connect6")):
+        states = data[f"{spec_text}|states"]
+        for mode, budget, depth in CONFIGS:
+            v, a, masks, _, _ = judge(states, mode, budget, depth, 10, fresh=True)
+            key = f"{spec_text}|{mode}-{budget}-{depth}"
+            moved = Counter(zip(data[f"{key}|verdict"].tolist(), v.tolist(), strict=True))
+            print(f"{key}: (old, new) verdicts {sorted(moved.items())}")
+            data[f"{key}|verdict"], data[f"{key}|action"], data[f"{key}|mask"] = v, a, masks
+        v, a, masks, table, null_table = judge(states, "vcf", 200, 12, SEQUENCE_BITS, fresh=False)
+        data[f"{spec_text}|sequence|verdict"], data[f"{spec_text}|sequence|action"] = v, a
+        data[f"{spec_text}|sequence|mask"] = masks
+        data[f"{spec_text}|sequence|tables"] = np.array([_digest(table), _digest(null_table)])
+        data[f"{spec_text}|solvers"] = solver_outputs(states, 300, 12)
+    for spec_text in (s for s in SELFPLAY if s.startswith("connect6")):
+        data[f"{spec_text}|selfplay"] = np.array(selfplay_digest(spec_text))
+    np.savez_compressed(RECORD, **data)
+    print(f"-> {RECORD}")
+
+
 if __name__ == "__main__":
     if "--record" in sys.argv:
         record()
+    elif "--record-connect6" in sys.argv:
+        record_connect6()
 
 
 def _windows_reference(board: np.ndarray, value: int, min_own: int, max_own: int, length: int) -> tuple[set, int]:

@@ -13,7 +13,7 @@ from pipeline.games.connect6 import mover_at_ply
 from pipeline.games.layout import CONNECT6
 from pipeline.tactics.lines import threats
 from pipeline.tactics.lines.table import new_table
-from pipeline.tactics.lines.vcf import vcf
+from pipeline.tactics.lines.vcf import opponent_vcf, vcf
 from pipeline.tactics.lines.vct import vct
 
 PV_CAPACITY = 512
@@ -71,6 +71,25 @@ def solve_vct(
     if not state.spec.wins_by_line or state.is_terminal:
         return None
     return _run(vct, state, budget, depth, table, "VCT")
+
+
+def solve_opponent_vcf(
+    state: GameState, budget: int = 20000, depth: int = DEFAULT_DEPTH, table: np.ndarray | None = None
+) -> tuple[Proof | None, np.ndarray]:
+    """Connect6, the player to move defending: the VCF the other side would have if the
+    mover passed the rest of its turn (its proof line from that passed position), and the
+    cells of its whole proof tree, where every refutation that is not a threat of the
+    mover's own must put a stone (`vcf.opponent_vcf_into`). (None, no cells) when there is
+    none within `budget` nodes, or for another game."""
+    cells = np.zeros(state.spec.cells, dtype=np.bool_)
+    if state.spec.kind != CONNECT6 or state.is_terminal:
+        return None, np.flatnonzero(cells)
+    table = new_table() if table is None else table
+    pv = np.zeros(PV_CAPACITY, dtype=np.int64)
+    found, length, nodes = opponent_vcf(state.array, np.int64(budget), np.int64(depth), table, pv, cells)
+    if found != 1:
+        return None, np.flatnonzero(cells)
+    return Proof(1 - state.current_player, [int(a) for a in pv[:length]], int(nodes)), np.flatnonzero(cells)
 
 
 def winning_moves(state: GameState) -> np.ndarray:

@@ -1,9 +1,12 @@
 """Zobrist keys and the fixed-size transposition table shared by the threat searches.
 
-The table stores only *failures* ("no win for the player to move within this many
-attacker moves, fully searched"), never wins, so a stale entry or a key collision can
-at worst hide a win, never invent one. Searches cut short by their node budget store
-nothing, so one table may be kept across calls and positions (e.g. by the tree search).
+The table stores *failures* ("no win for the player to move within this many attacker
+moves, fully searched"), so a stale entry or a key collision can at worst hide a win;
+searches cut short by their node budget store nothing, so one table may be kept across
+calls and positions (e.g. by the tree search). The Connect6 search also stores the wins it
+proves (`vcf.c6_node`: under the key ^ `vcf.SALT_WON`, with the turn that wins): a win at a
+position is one in any search, so a stale entry cannot mislead it; only two positions
+sharing a 64-bit key could (about 2**-64 a probe). A table serves one board size.
 """
 
 import numpy as np
