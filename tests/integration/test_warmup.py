@@ -1,0 +1,59 @@
+"""The numba warm-up that `make install` runs (pipeline/bench/warmup.py): after it, a new
+process's self-play and search load every kernel from the disk cache and compile none."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import REPO, env
+
+pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("numba-warmup")]
+
+# A first self-play and a first search of each kind, in a new process, as a first
+# `make run` and the front ends start them; prints the kernels it had to compile.
+PROBE = """
+import json
+import numpy as np
+from pipeline.bench.warmup import compiled_here, loaded_here, tiny_evaluator
+from pipeline.games.base import GameSpec
+from pipeline.players.factory import make_player, play_search
+from pipeline.players.search import NetPlayer
+from pipeline.selfplay.play import SelfPlayConfig, play_games
+from pipeline.search.mcts import SearchConfig
+
+spec = GameSpec.parse("gomoku:5x5:k4")
+config = SelfPlayConfig(parallel_games=4, search=SearchConfig(simulations=16))
+play_games(spec, tiny_evaluator(spec), 4, config, seed=0)
+for text in ("hex:7:swap", "gomoku:9x9:k5:renju", "connect6:8x8"):
+    game = GameSpec.parse(text)
+    state = game.new_game()
+    state.apply(game.cells // 2)
+    NetPlayer(tiny_evaluator(game), play_search(game, 16)).think(state)
+    make_player("pure:64", game).think(state)
+print(json.dumps({"compiled": compiled_here(), "loaded": loaded_here()}))
+"""
+
+
+def run(args: list[str], cache, timeout: int) -> subprocess.CompletedProcess[str]:
+    environment = {**env(), "NUMBA_CACHE_DIR": str(cache), "NUMBA_DEBUG_CACHE": "1"}
+    out = subprocess.run(args, cwd=REPO, env=environment, capture_output=True, text=True, timeout=timeout)
+    assert out.returncode == 0, f"{args[:3]} failed ({out.returncode}):\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+    return out
+
+
+def saved(out: subprocess.CompletedProcess[str]) -> list[str]:
+    """numba's '[cache] data saved to ...' lines: a kernel compiled and written to the cache."""
+    return [line for line in (out.stdout + out.stderr).splitlines() if "data saved to" in line]
+
+
+def test_after_the_warm_up_selfplay_and_search_compile_nothing(tmp_path):
+    cache = tmp_path / "numba-cache"  # empty: a fresh clone's first `make install`
+    warm = run([sys.executable, "-m", "pipeline.bench.warmup", "--quiet"], cache, timeout=1500)
+    assert saved(warm), "the warm-up compiled nothing into an empty cache"
+    probe = run([sys.executable, "-c", PROBE], cache, timeout=600)
+    report = json.loads(probe.stdout.strip().splitlines()[-1])
+    assert report["loaded"] > 0, "the probe loaded nothing from the cache: is NUMBA_CACHE_DIR honoured?"
+    assert report["compiled"] == {}, f"compiled after the warm-up: {report['compiled']}"
+    assert not saved(probe), "\n".join(saved(probe)[:10])
