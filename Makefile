@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-unit test-integration lint imports format bench clean-cache chromium
+.PHONY: install run test test-unit test-integration lint imports format bench clean-cache chromium docs
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,17 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# numba compiles the kernels here, once, into its disk cache (pipeline/bench/warmup.py:
+# every kernel of self-play, search, tactics, matches and front ends, on every game), not in
+# a first `make run` or in each test worker; again only when a kernel's source changes.
+WARM := $(VENV)/.numba-warm
+KERNELS := $(shell find pipeline/games pipeline/search pipeline/tactics -name '*.py' 2>/dev/null)
+
+$(WARM): $(STAMP) $(KERNELS) pipeline/bench/warmup.py
+	$(PY) -m pipeline.bench.warmup --quiet
+	touch $(WARM)
+
+install: $(STAMP) $(WARM)
 
 # The main job: one full iteration (`dvc repro`) on params.yaml. A fresh clone has no
 # champion yet (and no reachable remote): `zero init` makes generation 0 (learner and
@@ -26,13 +36,23 @@ run: install
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/dvc repro
 	@echo "report: reports/report.md   metrics: $(VENV)/bin/dvc metrics show"
 
-test: imports test-unit test-integration
+# Both tiers on PYTEST_WORKERS xdist workers; a test file stays on one worker (its
+# module-scoped fixtures are built once); the 25 slowest tests are listed at the end.
+PYTEST_WORKERS ?= 2
+PYTEST := $(PY) -m pytest -q -n $(PYTEST_WORKERS) --dist loadfile --durations=25
+
+test: imports docs test-unit test-integration
 
 test-unit: install
-	$(PY) -m pytest -m unit -q
+	$(PYTEST) -m unit
 
 test-integration: install chromium
-	$(PY) -m pytest -m integration -q
+	$(PYTEST) -m integration
+
+# The manual (mkdocs.yml, docs/), built --strict into a temporary folder.
+docs: install
+	@test -x $(VENV)/bin/mkdocs || { echo "make docs: $(VENV)/bin/mkdocs is missing; mkdocs belongs in the dev extra of pyproject.toml (then make install)" >&2; exit 1; }
+	$(VENV)/bin/mkdocs build --strict --site-dir $$(mktemp -d)
 
 # The browser tests drive Debian's Chromium (Playwright never downloads a browser here).
 chromium:
@@ -60,6 +80,7 @@ bench: install
 NUMBA_CACHE := $(or $(NUMBA_CACHE_DIR),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/zero-pipeline/numba)
 
 clean-cache:
+	@rm -f $(WARM)
 	@test ! -d "$(NUMBA_CACHE)" || find "$(NUMBA_CACHE)" \( -name '*.nbi' -o -name '*.nbc' \) -delete
 	@test ! -d "$(NUMBA_CACHE)" || find "$(NUMBA_CACHE)" -mindepth 1 -type d -empty -delete
 	@echo "numba cache cleaned: $(NUMBA_CACHE)"

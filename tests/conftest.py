@@ -107,3 +107,56 @@ def make_workspace(path: Path, params: dict | None = None, remote: Path | None =
     sh(["git", "add", "-A"], path)
     sh(["git", *GIT_ID, "commit", "-qm", "workspace"], path)
     return path
+
+
+# numba: `make install` fills the kernel cache (pipeline/bench/warmup.py), so the tests
+# should compile nothing. The summary says what they compiled all the same (in this process
+# and, under xdist, in each worker; a `zero` subprocess's own compilations are not counted).
+def numba_compiled() -> dict[str, int]:
+    """Kernel signatures this process compiled rather than loaded from the disk cache."""
+    if "numba" not in sys.modules:
+        return {}
+    from numba.core.dispatcher import Dispatcher
+
+    out = {}
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(("pipeline.games", "pipeline.tactics", "pipeline.search")):
+            continue
+        for attr, value in list(vars(module).items()):
+            if isinstance(value, Dispatcher) and value.py_func.__module__ == name:
+                misses = sum(value.stats.cache_misses.values())
+                if misses:
+                    out[f"{name}.{attr}"] = misses
+    return out
+
+
+def pytest_configure(config):
+    config.numba_compiled = {}
+
+
+def pytest_sessionfinish(session):
+    compiled = numba_compiled()
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller sums them up
+        workeroutput["numba_compiled"] = compiled
+    else:
+        session.config.numba_compiled.update(compiled)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    for name, count in getattr(node, "workeroutput", {}).get("numba_compiled", {}).items():
+        node.config.numba_compiled[name] = node.config.numba_compiled.get(name, 0) + count
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    compiled = config.numba_compiled
+    if not compiled:
+        terminalreporter.write_line("numba: no kernel compiled by the tests (all loaded from the warm cache)")
+        return
+    ranked = sorted(compiled.items(), key=lambda kv: -kv[1])
+    names = ", ".join(f"{name.removeprefix('pipeline.')} ({count})" for name, count in ranked)
+    terminalreporter.write_line(
+        f"numba: {sum(compiled.values())} kernel signatures compiled by the tests, not loaded from the cache "
+        f"(`make install` warms it up: python -m pipeline.bench.warmup): {names}"
+    )

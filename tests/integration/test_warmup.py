@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import REPO, env
 
-pytestmark = [pytest.mark.integration, pytest.mark.xdist_group("numba-warmup")]
+pytestmark = pytest.mark.integration
 
 # A first self-play and a first search of each kind, in a new process, as a first
 # `make run` and the front ends start them; prints the kernels it had to compile.
