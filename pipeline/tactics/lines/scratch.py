@@ -110,7 +110,8 @@ C6_HIST = 27  # per cell: the depths of the wins its stones made in this search 
 C6_LA = 28  # the candidates whose stone alone makes a threat (indices), and two or more
 C6_LA2 = 29
 C6_ZONE = 30  # per cell: stamped when in the last turn's zone
-C6_ROWS = 31
+C6_FREE = 31  # a candidate's partners that add no threat to its own
+C6_ROWS = 32
 # Slots of row C6_DIMS.
 C6_H = 0
 C6_W = 1
