@@ -17,7 +17,7 @@ import numpy as np
 from pipeline.games.base import GameSpec
 from pipeline.match.arena import GameRecord, MatchResult, PlayerDropped, match_records, result_of
 from pipeline.match.game_records import game_dict, write_records
-from pipeline.match.openings import OpeningSource, resolve_suite
+from pipeline.match.openings import AUTO, RANDOM, OpeningSource, resolve_suite
 from pipeline.players.base import Player
 from pipeline.players.factory import make_player, play_search
 from pipeline.players.models import checkpoint_game
@@ -67,9 +67,12 @@ class Evaluation:
         self, games: int, seed: int = 0, opening_plies: int | None = None, openings: str | None = None
     ) -> MatchResult:
         """Colours alternate and each pair of games shares an opening: the suite `openings`
-        names (`auto`: the game's shipped suite if any; `random`; a file), else
-        `opening_plies` random moves (default: one stone on Hex with swap, else two).
+        names (`auto`: the game's shipped suite if any; `random`; a file; None: `auto`
+        unless `opening_plies` is given), else `opening_plies` random moves (default: one
+        stone on Hex with swap, else two).
         OpeningError for a suite that does not fit the game."""
+        if openings is None:
+            openings = RANDOM if opening_plies is not None else AUTO  # plies asked for: random openings
         suite = resolve_suite(self.spec, openings)
         source = OpeningSource(self.spec, suite, opening_plies, np.random.default_rng(seed))
         self.openings = source.describe()
