@@ -62,6 +62,10 @@ def test_a_three_turn_vcf_is_found_and_its_proof_replays():
     assert replay_c6(state, proof.moves, prover()) is None
     # No win in two turns, however large the budget: a depth of one threat turn finds none.
     assert solve_vcf(state, budget=100_000, depth=1) is None
+    # Mid-turn, after the proof's first stone, the rest is proven from there.
+    half = state.copy().apply(proof.moves[0])
+    rest = solve_vcf(half, budget=2000, depth=12)
+    assert rest is not None and replay_c6(half, rest.moves, prover()) is None
 
 
 def test_a_three_with_nothing_beside_it_is_no_vcf():
@@ -113,6 +117,24 @@ def test_the_opponents_vcf_marks_the_cells_that_refute_it():
     # White's turn far from the marked cells and the stones: black still wins.
     far = white.copy().apply("s10").apply("s12")
     assert solve_vcf(far, budget=20_000, depth=12) is not None
+
+
+@pytest.mark.parametrize("bits", [1, 3])
+def test_the_opponents_proof_tree_is_read_back_through_a_small_table(bits):
+    """A table too small to keep the proof's wins: the tree's nodes are searched again to
+    mark their cells, and the line returned is the search's, whole (depth 40 too)."""
+    black = build(*THREE_TURNS)
+    white = black.copy()
+    null_move(black.array, white.array)
+    pv = np.zeros(512, dtype=np.int64)
+    for depth in (12, 40):
+        cells = np.zeros(SPEC.cells, dtype=np.bool_)
+        found, length, _ = opponent_vcf(white.array, np.int64(2000), np.int64(depth), new_table(bits), pv, cells)
+        line = [int(a) for a in pv[:length]]
+        result, n, _ = vcf(black.array, np.int64(2000), np.int64(depth), new_table(bits), pv)
+        assert found == 1 and result == 1 and line == [int(a) for a in pv[:n]]
+        assert cells[line].all() and cells.sum() < 60
+        assert replay_c6(black, line, prover()) is None
 
 
 def test_the_opponents_vcf_is_nothing_when_there_is_none():

@@ -1797,12 +1797,8 @@ def _c6_mark_proof(w, atk, depth, ctx, table, pv, key, sc, left, d1, d2, last0, 
                 return 1
     won, c1, c2 = _c6_probe_won(table, key, depth)
     if not won:
-        pos = np.int64(pv.shape[0] - 12 * depth - 16)  # room at the end of pv, not the line
-        if pos < 0:
-            return 0
-        r = c6_node(
-            w, atk, depth, pos, ctx, table, pv, key, sc, np.int64(0), left, d1, d2, np.int64(0), last0, last1, zone
-        )
+        zero = np.int64(0)
+        r = c6_node(w, atk, depth, zero, ctx, table, pv, key, sc, zero, left, d1, d2, zero, last0, last1, zone)
         if r != 1:
             return 0
         won, c1, c2 = _c6_probe_won(table, key, depth)
@@ -1895,12 +1891,15 @@ def opponent_vcf_into(s, budget, max_depth, table, pv, cells, sc):
         return 0, 0, nodes
     # The proof tree, read back from the table (the winning turn of every attacker node
     # the search proved), each node searched again only where the table lost it.
+    line = sc.ints[DLINE]  # the line, kept while searches again write in pv
+    line[:pv_len] = pv[:pv_len]
     w, atk, left, key, last0, last1 = c6_start(passed, budget, max_depth, sc)
     ctx = sc.ints[CTX]
     ctx[BUDGET] = max(budget, 1) * 4
     ok = _c6_mark_proof(
         w, atk, max_depth, ctx, table, pv, key, sc, left, np.int64(-1), np.int64(-1), last0, last1, np.int64(0), cells
     )
+    pv[:pv_len] = line[:pv_len]
     if ok != 1:
         # The tree could not be read back: every empty cell stays a candidate.
         for c in range(cells_n):
