@@ -330,6 +330,80 @@ def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc):
 
 
 @njit(cache=True, nogil=True)
+def c6_defence_zone(s, pv, pv_len, work, zone):
+    """Connect6: the cells where the mover's stones can meet the opponent's proof
+    pv[:pv_len] (a VCF found with the mover passing the rest of its turn): the proof's own
+    cells; the empty cells of every six-window that holds one of the proof's attacker
+    stones, no stone of the mover and at least four attacker stones once the proof is
+    played (the threats the proof makes: a block lands there), or three attacker stones
+    and none of the mover's already (one stone from a threat); and the cells where the
+    mover makes a threat of its own with the stones it has left (windows of six with at
+    least 4 - left of its stones and none of the opponent's), which the attacker must
+    answer first. Returns how many cells are marked in `zone`. `work` is a state buffer.
+
+    The zone is a relevance zone in the sense of Wu and Lin: it narrows the children to the
+    tries that can matter; the tree still proves or refutes each of them by its own
+    searches, so a cell the zone misses costs a try, never a false claim."""
+    h = s[HEIGHT]
+    w = s[WIDTH]
+    cells = h * w
+    me = s[TO_MOVE]
+    left = stones_left_in_turn(s[PLY])
+    zone[:cells] = False
+    null_move(s, work)
+    them = work[TO_MOVE]
+    for i in range(pv_len):
+        a = pv[i]
+        if a < 0 or a >= cells or work[BOARD + a] != 0:
+            break
+        zone[a] = True
+        apply_unchecked(work, a)
+        if work[WINNER] >= 0:
+            break
+    # `work` now holds the proof played out: its stones of `them` beyond s's are the attacker's.
+    for d in range(4):
+        dr = DIR_R[d]
+        dc = DIR_C[d]
+        for r0 in range(h):
+            r5 = r0 + 5 * dr
+            if r5 < 0 or r5 >= h:
+                continue
+            for c0 in range(w):
+                c5 = c0 + 5 * dc
+                if c5 < 0 or c5 >= w:
+                    continue
+                mine = 0
+                theirs_now = 0
+                theirs_after = 0
+                fresh = 0
+                for i in range(6):
+                    cell = (r0 + i * dr) * w + c0 + i * dc
+                    v = s[BOARD + cell]
+                    if v == me + 1:
+                        mine += 1
+                    elif v == them + 1:
+                        theirs_now += 1
+                    if work[BOARD + cell] == them + 1:
+                        theirs_after += 1
+                        if v == 0:
+                            fresh += 1
+                # A window the proof makes a threat of, or one holding three of its stones now (a
+                # threat one stone away, which another line of attack may use).
+                threat = mine == 0 and ((fresh > 0 and theirs_after >= 4) or theirs_now >= 3)
+                own = theirs_now == 0 and mine >= 4 - left
+                if threat or own:
+                    for i in range(6):
+                        cell = (r0 + i * dr) * w + c0 + i * dc
+                        if s[BOARD + cell] == 0:
+                            zone[cell] = True
+    count = 0
+    for a in range(cells):
+        if zone[a]:
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
 def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, pv, sc):
     """The solvers' verdict on the position `s` for the player to move (OPEN, WIN or
     LOSS) and, for WIN, the move that starts the proof. `mask` (the legal moves) is
@@ -377,9 +451,23 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
         for a in range(cells):
             mask[a] = mask[a] and marks[a]
         return OPEN, -1
-    if kind != GOMOKU:
-        return OPEN, -1
     passed = sc.states[PASSED]
+    if kind != GOMOKU:
+        # The opponent's VCF with the rest of our turn passed: the children are the cells
+        # that can meet it (`c6_defence_zone`); the tree judges each after our turn.
+        null_move(s, passed)
+        found, pv_len, _ = c6_solve(passed, budget, max_depth, null_table, pv, sc)
+        if found == 1:
+            zone = sc.flags[MARKS]
+            c6_defence_zone(s, pv, pv_len, sc.states[PROBE], zone)
+            kept = 0
+            for a in range(cells):
+                if mask[a] and zone[a]:
+                    kept += 1
+            if kept > 0:
+                for a in range(cells):
+                    mask[a] = mask[a] and zone[a]
+        return OPEN, -1
     null_move(s, passed)
     # The same board with the other player to move: the scan still holds.
     found, pv_len, _ = gomoku_solve_scanned(passed, budget, max_depth, np.int64(0), SALT_VCF, null_table, pv, sc)
