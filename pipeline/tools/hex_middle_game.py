@@ -1,7 +1,11 @@
 """Time the DFPN Hex solver on middle-game positions: random legal play (seeded) for a
-number of stones, no one connected yet, then a solve with a node budget.
+number of stones, no one connected yet, then a solve with a node budget (RESULTS.md, "Hex
+H-search and a DFPN solver": the middle games).
 
-    python scripts/hex_middle_game.py --size 8 --stones 20 --positions 10 --budget 200000
+    python -m pipeline.tools.hex_middle_game --size 8 --stones 10 --positions 10 --budget 50000
+
+Printed: one line per position (the side to move, wins/loses/unknown, nodes, seconds),
+then the share solved within the budget and the seconds per solved position.
 """
 
 from __future__ import annotations
@@ -15,14 +19,16 @@ from pipeline.games.base import GameSpec
 from pipeline.tactics.hex import dfpn as hd
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=8)
     parser.add_argument("--stones", type=int, default=20)
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--budget", type=int, default=200_000, help="node budget per position")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if not 0 <= args.stones < args.size * args.size or args.positions < 1:
+        parser.error("--stones takes 0 to cells - 1, --positions at least 1")
     spec = GameSpec.parse(f"hex:{args.size}")
     rng = np.random.default_rng(args.seed)
     limits, order = hd.default_limits(), hd.centre_order(args.size)

@@ -1,7 +1,9 @@
-"""Two `zero iterate` runs side by side at equal wall-clock: for each generation, the
-minutes since the run started when it was done, and what its gate said.
+"""Two (or more) `zero iterate` runs side by side at equal wall-clock: for each generation,
+the minutes since the run started when it was done, and what its gate said (RESULTS.md:
+learner against champion self-play, the 15x15 curriculum, Gumbel against PUCT).
 
-    .venv/bin/python scripts/compare_runs.py /work/runs/9x9-learner /work/runs/9x9-champion --minutes 45
+    python -m pipeline.tools.compare_runs reports/runs/9x9-gumbel-vs-puct/g9g \\
+        reports/runs/9x9-gumbel-vs-puct/g9p --minutes 45
 
 A run folder holds `started` (an ISO time written just before `zero iterate`), `run.log`
 (its output) and `reports/plots/strength.csv`. A generation is done when the next
@@ -42,6 +44,7 @@ def done_times(run: Path) -> dict[int, float]:
 
 
 def rows(run: Path) -> list[dict]:
+    """strength.csv's rows, each with the minutes it was done at and the strongest level beaten so far."""
     times = done_times(run)
     with open(run / "reports" / "plots" / "strength.csv") as f:
         table = list(csv.DictReader(f))
@@ -55,11 +58,15 @@ def rows(run: Path) -> list[dict]:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("runs", nargs="+", type=Path)
     parser.add_argument("--minutes", type=float, default=45.0, help="the wall-clock mark to compare at")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    for run in args.runs:
+        missing = [name for name in ("started", "run.log", "reports/plots/strength.csv") if not (run / name).is_file()]
+        if missing:
+            parser.error(f"{run}: not a run folder (missing {', '.join(missing)})")
     marks = []
     for run in args.runs:
         table = rows(run)

@@ -1,7 +1,8 @@
-"""Solve every first move of Hex on an NxN board (no swap) and print the table.
+"""Solve every first move of Hex on an NxN board (no swap) and print the table (RESULTS.md,
+"Hex connections and solver" and "Hex H-search and a DFPN solver": the opening tables).
 
-    python scripts/hex_opening_table.py --size 7 --symmetric            # DFPN + H-search
-    python scripts/hex_opening_table.py --size 5 --solver negamax --budget 2000000
+    python -m pipeline.tools.hex_opening_table --size 7 --symmetric            # DFPN + H-search
+    python -m pipeline.tools.hex_opening_table --size 5 --solver negamax --budget 2000000
 
 Each cell shows W (the first player wins by opening there), L (loses) or ? (not settled
 within the node budget), drawn as the rhombus HexGui shows (a1 top-left, letters are
@@ -23,6 +24,7 @@ from pipeline.tactics.hex.solve import new_dfpn_table, new_table
 
 
 def diagram(table: np.ndarray) -> str:
+    """The table as HexGui draws the board: W, L or ? on each cell, rows shifted right."""
     n = table.shape[0]
     mark = {1: "W", -1: "L", 0: "?"}
     lines = ["   " + " ".join(COLUMNS[c] for c in range(n))]
@@ -31,7 +33,7 @@ def diagram(table: np.ndarray) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> np.ndarray:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=7)
     parser.add_argument("--budget", type=int, default=2_000_000, help="node budget per opening")
@@ -44,7 +46,7 @@ def main() -> None:
     parser.add_argument("--max-sc", type=int, default=32, help="H-search: semi-connections kept per pair")
     parser.add_argument("--max-or", type=int, default=4, help="H-search: semi-connections per OR")
     parser.add_argument("--no-empty-pairs", action="store_true", help="H-search: no derived cell-cell connections")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     n = args.size
     spec = GameSpec.parse(f"hex:{n}")
     limits = hd.default_limits(args.max_vc, args.max_sc, args.max_or, not args.no_empty_pairs)
@@ -98,6 +100,7 @@ def main() -> None:
     unknown = [spec.action_name(int(x)) for x in np.flatnonzero(out.reshape(-1) == 0)]
     if unknown:
         print("unknown:", " ".join(unknown))
+    return out
 
 
 if __name__ == "__main__":

@@ -1,18 +1,20 @@
-"""Where a self-play step's time goes, per inference backend (issue 25, part 1).
+"""Where a self-play step's time goes, per inference backend (RESULTS.md, "where a self-play
+step's time goes" and the profile after the overlap change).
 
 Plays the same games with each backend and splits the wall-clock into: the network (the
 evaluator call), leaf selection (`select_batch`, compiled), expansion and backup with the
 tactics (`expand_and_backup`, compiled) and everything else (Python orchestration: moves,
 records, noise, picking actions). Optionally writes a pyinstrument profile of one backend.
 
-    python -m scripts.profile_selfplay --games 50 --backend torch:f32 --backend openvino:bf16
-    python -m scripts.profile_selfplay --games 50 --backend openvino:bf16 --tactics off
-    python -m scripts.profile_selfplay --games 20 --backend openvino:bf16 --pyinstrument prof.html
-    python -m scripts.profile_selfplay --games 50 --backend openvino:bf16 --overlap
+    python -m pipeline.tools.profile_selfplay --games 50 --backend torch:f32 --backend openvino:bf16
+    python -m pipeline.tools.profile_selfplay --games 50 --backend openvino:bf16 --tactics off
+    python -m pipeline.tools.profile_selfplay --games 20 --backend openvino:bf16 --pyinstrument prof.html
+    python -m pipeline.tools.profile_selfplay --games 50 --backend openvino:bf16 --overlap
 
 With `--overlap` (`selfplay.overlap`) the network runs on its own thread: its time is shown
 apart, and the calling thread's time splits into the compiled kernels, the wait for the
-forward thread and the rest.
+forward thread and the rest. Printed per backend: the wall-clock, plies/s and positions/s,
+each part's seconds and share, and the network's calls, mean batch and evaluations a ply.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections import defaultdict
+from collections.abc import Callable
 
 import torch
 
@@ -33,7 +36,9 @@ from pipeline.selfplay.play import SelfPlayConfig, SelfPlayRun, play_games
 SPENT: dict[str, float] = defaultdict(float)
 
 
-def timed(name, fn):
+def timed(name: str, fn: Callable) -> Callable:
+    """`fn`, its seconds added to SPENT[name] at each call."""
+
     def run(*args, **kwargs):
         t = time.perf_counter()
         try:
@@ -44,7 +49,7 @@ def timed(name, fn):
     return run
 
 
-def counted(fn):
+def counted(fn: Callable) -> tuple[Callable, list[int]]:
     """`fn` that also keeps the size of each batch it is called with."""
     sizes: list[int] = []
 
@@ -55,7 +60,7 @@ def counted(fn):
     return run, sizes
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--params", default="params.yaml")
     ap.add_argument("--model", default="models/pretrained/gomoku-8x8.pt")
@@ -65,7 +70,18 @@ def main() -> None:
     ap.add_argument("--pyinstrument", default=None, help="write an HTML profile of the last backend here")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--overlap", action="store_true", help="selfplay.overlap: the network on its own thread")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    if args.games < 1:
+        ap.error("--games takes at least 1")
+    kernels = {"select_batch": mcts.select_batch, "expand_and_backup": mcts.expand_and_backup}
+    try:
+        profile(args)
+    finally:  # the search's module as it was (a caller in the same process searches on)
+        for name, fn in kernels.items():
+            setattr(mcts, name, fn)
+
+
+def profile(args: argparse.Namespace) -> None:
     torch.set_num_threads(1)
     params = load_params(args.params)
     net = load_model(args.model)

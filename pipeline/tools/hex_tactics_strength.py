@@ -1,10 +1,11 @@
 """Hex connection knowledge in the search (`SearchConfig.hex_tactics`): what each piece
-costs and what it is worth.
+costs and what it is worth (RESULTS.md, "Hex connection knowledge in the search").
 
-    python -m scripts.hex_tactics_strength speed           # per-call cost, simulations/s
-    python -m scripts.hex_tactics_strength selfplay        # self-play positions/s
-    python -m scripts.hex_tactics_strength match --mode all --games 20 --seconds 0.1
-    python -m scripts.hex_tactics_strength match --model models/pretrained/hex-11x11-swap.pt --game hex:11:swap
+    python -m pipeline.tools.hex_tactics_strength speed           # per-call cost, simulations/s
+    python -m pipeline.tools.hex_tactics_strength selfplay        # self-play positions/s
+    python -m pipeline.tools.hex_tactics_strength match --mode all --games 20 --seconds 0.1
+    python -m pipeline.tools.hex_tactics_strength match --model models/pretrained/hex-11x11-swap.pt \\
+        --game hex:11:swap --seconds 0.2
 
 `speed` times the knowledge's calls on random 7x7 and 11x11 positions and the shipped
 7x7 net's simulations/s with each piece. `match` plays a shipped net (default the 7x7
@@ -94,39 +95,53 @@ def knowledge_calls(spec: GameSpec) -> dict:
     return calls
 
 
-def speed() -> None:
+def speed(
+    sizes: list[int], count: int, reps: int, model: str = MODEL, game: str = "hex:7", simulations: int = 400
+) -> None:
+    """Per-call CPU cost of each piece on `count` random positions of each board in `sizes`,
+    then the net's simulations per CPU second on the empty board and 7 random positions
+    of `game`, each mode twice (the first pass includes numba's compile)."""
     torch.set_num_threads(1)
     rng = np.random.default_rng(0)
-    for size in (7, 11):
+    for size in sizes:
         spec = GameSpec.parse(f"hex:{size}")
-        arrays = [s.array.copy() for s in random_positions(spec, 60, rng)]
+        arrays = [s.array.copy() for s in random_positions(spec, count, rng)]
         for name, fn in knowledge_calls(spec).items():
-            print(f"hex:{size:<3d} {name:28s} {per_call(fn, arrays):8.1f} us/call")
-    spec = GameSpec.parse("hex:7")
+            print(f"hex:{size:<3d} {name:28s} {per_call(fn, arrays, reps):8.1f} us/call")
+    spec = GameSpec.parse(game)
     positions = [spec.new_game(), *random_positions(spec, 7, rng)]
     for mode in MODES + MODES:  # twice: the first pass includes numba's compile
-        player = make_player(MODEL, spec, SearchConfig(simulations=400, hex_tactics=mode))
+        player = make_player(model, spec, SearchConfig(simulations=simulations, hex_tactics=mode))
         sims = 0
         start = time.process_time()  # CPU time (one torch thread): see per_call
         for state in positions:
-            sims += player.think(state.copy(), budget=400).simulations
+            sims += player.think(state.copy(), budget=simulations).simulations
             player.search = None  # a fresh tree for every position
-        rate = sims / (time.process_time() - start)
-        print(f"hex:7 net, 400 simulations, hex_tactics={mode:15s} {rate:7.0f} simulations per CPU second")
+        rate = sims / max(time.process_time() - start, 1e-9)
+        print(f"{game} net, {simulations} simulations, hex_tactics={mode:15s} {rate:7.0f} simulations per CPU second")
 
 
-def selfplay(games: int) -> None:
-    """Self-play positions/s on Hex 7x7 with the shipped net (torch, one thread), `games`
-    games in lockstep at 200 simulations, seed 1, with each setting."""
+SELFPLAY_MODES = ("off", "all", "off", "all", "connect+bridge", "inferior", "mustplay")
+
+
+def selfplay(
+    games: int,
+    model: str = MODEL,
+    game: str = "hex:7",
+    simulations: int = 200,
+    modes: tuple[str, ...] = SELFPLAY_MODES,
+) -> None:
+    """Self-play positions/s on `game` with a shipped net (torch, one thread), `games`
+    games in lockstep at `simulations`, seed 1, with each setting in turn."""
     torch.set_num_threads(1)
-    spec = GameSpec.parse("hex:7")
-    evaluator = NetEvaluator(load_model(MODEL, spec), threads=1)
-    for mode in ("off", "all", "off", "all", "connect+bridge", "inferior", "mustplay"):
-        search = SearchConfig(simulations=200, hex_tactics=mode)
+    spec = GameSpec.parse(game)
+    evaluator = NetEvaluator(load_model(model, spec), threads=1)
+    for mode in modes:
+        search = SearchConfig(simulations=simulations, hex_tactics=mode)
         start = time.process_time()  # CPU time: see per_call
         _, stats = play_games(spec, evaluator, games, SelfPlayConfig(parallel_games=games, search=search), seed=1)
-        rate = stats.positions / (time.process_time() - start)
-        print(f"hex:7 self-play, {games} games, hex_tactics={mode:15s} {rate:6.1f} positions per CPU second")
+        rate = stats.positions / max(time.process_time() - start, 1e-9)
+        print(f"{game} self-play, {games} games, hex_tactics={mode:15s} {rate:6.1f} positions per CPU second")
 
 
 class TimedPlayer:
@@ -179,12 +194,22 @@ def match(mode: str, games: int, seconds: float, seed: int, opening_plies: int, 
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("speed")
+    sd = sub.add_parser("speed")
+    sd.add_argument("--sizes", type=int, nargs="+", default=[7, 11], help="boards of the per-call timings")
+    sd.add_argument("--positions", type=int, default=60, help="random positions a board")
+    sd.add_argument("--reps", type=int, default=20, help="timed passes over the positions")
+    sd.add_argument("--simulations", type=int, default=400, help="the net's search a position")
+    sd.add_argument("--model", default=MODEL)
+    sd.add_argument("--game", default="hex:7", help="the net's board, e.g. hex:5 for a size-free net")
     sp = sub.add_parser("selfplay")
     sp.add_argument("--games", type=int, default=25)
+    sp.add_argument("--simulations", type=int, default=200)
+    sp.add_argument("--modes", default=",".join(SELFPLAY_MODES), help="comma-separated, run in this order")
+    sp.add_argument("--model", default=MODEL)
+    sp.add_argument("--game", default="hex:7")
     m = sub.add_parser("match")
     m.add_argument("--mode", default="all")
     m.add_argument("--games", type=int, default=20)
@@ -193,11 +218,17 @@ def main() -> None:
     m.add_argument("--opening-plies", type=int, default=2)
     m.add_argument("--model", default=MODEL)
     m.add_argument("--game", default="hex:7", help="the model's game, e.g. hex:11:swap")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    modes = args.modes.split(",") if args.command == "selfplay" else [getattr(args, "mode", "all")]
+    for mode in modes:
+        try:
+            hex_tactics_flags(mode)
+        except ValueError as error:
+            parser.error(str(error))
     if args.command == "speed":
-        speed()
+        speed(args.sizes, args.positions, args.reps, args.model, args.game, args.simulations)
     elif args.command == "selfplay":
-        selfplay(args.games)
+        selfplay(args.games, args.model, args.game, args.simulations, tuple(modes))
     else:
         match(args.mode, args.games, args.seconds, args.seed, args.opening_plies, args.model, args.game)
 

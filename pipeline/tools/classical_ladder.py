@@ -1,12 +1,18 @@
 """The yardstick property of `classical:DEPTH`: one ply deeper must beat the depth below,
-on every game it plays; and where the ladder sits against pure MCTS.
+on every game it plays; and where the ladder sits against pure MCTS (RESULTS.md, "tactics
+for the k-in-a-row games": the classical yardstick's table).
 
-    .venv/bin/python scripts/classical_ladder.py --games 10 --depths 1 2 3 4 \
-        --spec gomoku:15 --spec connect6:19 --vs-pure 1000 --pure-spec gomoku:9 --pure-spec gomoku:15
+    python -m pipeline.tools.classical_ladder --games 40 --depths 1 2 3 4 \\
+        --spec gomoku:15 --spec connect6:19 --seed 1 [--vs-pure 1000 --pure-spec gomoku:9]
 
 Each match is the arena's `play_match`: random openings of `--opening-plies` moves, each
 played twice with the colours swapped. Printed per match: classical:d+1's score against
-classical:d (wins-losses-draws), and each side's mean seconds per move."""
+classical:d (wins-losses-draws), and each side's mean seconds per move; `--json` writes
+the rows.
+
+`zero tournament classical:1 classical:2 ... --game gomoku:15 --openings random` plays a
+round robin of the same players (two-ply openings, every pair, Bradley-Terry ratings);
+this tool plays only the neighbouring depths, from openings of any length, and times them."""
 
 from __future__ import annotations
 
@@ -90,7 +96,7 @@ def match(spec: GameSpec, first: str, second: str, games: int, seed: int, plies:
     return row
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> list[dict[str, object]]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--spec", action="append", help="games for the depth ladder (default gomoku:15, connect6:19)")
     ap.add_argument("--depths", type=int, nargs="*", default=[1, 2, 3, 4], help="d: classical:d+1 plays classical:d")
@@ -102,7 +108,7 @@ def main() -> None:
     ap.add_argument("--pure-depths", type=int, nargs="+", default=[1, 2, 3])
     ap.add_argument("--pure-games", type=int, default=4)
     ap.add_argument("--json", help="write the rows here")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     rows = []
     for text in args.spec or ["gomoku:15", "connect6:19"]:
         spec = GameSpec.parse(text)
@@ -117,6 +123,7 @@ def main() -> None:
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
+    return rows
 
 
 if __name__ == "__main__":

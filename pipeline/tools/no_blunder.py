@@ -2,9 +2,10 @@
 VCF that one of its moves refutes (`pipeline.tactics.lines.threatened`; `--fours` of them facing
 a four, the rest the first threat of a random game, mostly a VCF), searched at 200
 simulations with tactics on and, for contrast, off; a blunder is a move after which the
-opponent wins by VCF (checked by the solver at a larger budget than the generator's).
+opponent wins by VCF (checked by the solver at a larger budget than the generator's)
+(RESULTS.md: "tactics shown to the user", and the root guard's table).
 
-    PYTHONPATH=. python scripts/no_blunder.py --count 1000 [--model models/pretrained/gomoku-15x15.pt ...]
+    python -m pipeline.tools.no_blunder --count 1000 [--no-off] [--model models/pretrained/gomoku-15x15.pt ...]
 
 Uniform priors by default; `--model` (repeatable) searches with a shipped net on the
 games it plays (uniform priors elsewhere). The count is split evenly over `--spec`s
@@ -94,8 +95,8 @@ def evaluator_for(spec: GameSpec, models: Iterable[Path]) -> tuple[Evaluator, st
     return UniformEvaluator(spec.num_actions), "uniform priors"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> dict[str, list[int]]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=1000, help="positions in all, split over the specs")
     parser.add_argument(
         "--spec", action="append", help=f"game spec (repeatable; default {' and '.join(DEFAULT_SPECS)})"
@@ -108,12 +109,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--fours", type=float, default=0.25, help="share of positions facing a four")
     parser.add_argument("--no-off", action="store_true", help="skip the tactics-off contrast")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     specs = [GameSpec.parse(s) for s in (args.spec or DEFAULT_SPECS)]
     if any(s.game != "gomoku" for s in specs):
         parser.error("the generator draws Gomoku threats only")
     shares = [args.count // len(specs) + (i < args.count % len(specs)) for i in range(len(specs))]
     modes = ["vcf"] if args.no_off else ["vcf", "off"]
+    if args.count < 1:
+        parser.error("--count takes at least 1")
     total = {m: [0, 0] for m in modes}  # blunders, unavoidable
     print(f"{args.simulations} simulations a move; blunder check: opponent's VCF within {args.check_budget} nodes")
     for i, (spec, count) in enumerate(zip(specs, shares, strict=True)):
@@ -151,6 +154,7 @@ def main() -> None:
                 print(f"    {names}")
     told = "; ".join(f"tactics {m}: {b} blunders ({u} unavoidable)" for m, (b, u) in total.items())
     print(f"all {sum(shares)} positions: {told}")
+    return total
 
 
 if __name__ == "__main__":

@@ -1,9 +1,14 @@
 """Perfect play on a solved Hex board, checked by the solver (pipeline.match.perfect_play):
 a champion with the root solver (`search.hex_root_solver_nodes`) plays each opponent as
-the first player and as the second, and every position of its own is judged by DFPN.
+the first player and as the second, and every position of its own is judged by DFPN
+(RESULTS.md: Hex 7x7 perfect play, the Hex 8x8 champion as first and second player).
 
-    python -m scripts.hex_perfect_play --model models/pretrained/hex-7x7.pt --games 100 \
-        --vs pure:100 pure:1000 pure:10000 random models/pretrained/hex-11x11-swap.pt
+    python -m pipeline.tools.hex_perfect_play --model models/pretrained/hex-7x7.pt --games 100 \\
+        --sides first --vs pure:100 pure:1000 pure:10000 random
+
+Printed per opponent: the report (games won as first and as second player, games with a
+position of its own proven won, wins dropped, positions not settled), then the positions
+judged; `--json` writes every game with the checker's value of each position.
 
 A checkpoint opponent plays on the champion's board (a size-free net) without the root
 solver; `--random-plies` gives the opponent that many uniformly random first moves in half
@@ -23,7 +28,7 @@ from pipeline.players.factory import PLAY_SOLVER_EMPTY_CELLS, PLAY_SOLVER_NODES,
 from pipeline.search.mcts import SearchConfig
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, default=Path("models/pretrained/hex-7x7.pt"))
     parser.add_argument("--board", default=None, help="another board for a size-free net, e.g. 8")
@@ -47,7 +52,7 @@ def main() -> None:
     parser.add_argument("--sides", choices=["both", "first", "second"], default="both")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None, help="write every game here")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     try:
         spec = model_spec(args.model, args.board)
         # every opponent is built before the first game: a wrong name or a checkpoint of other
@@ -90,6 +95,7 @@ def main() -> None:
     print(f"{spec}: {judged} positions judged, {checker.solves} distinct ones solved at {args.check_nodes} nodes")
     if args.json:
         args.json.write_text(json.dumps(out))
+    return out
 
 
 if __name__ == "__main__":

@@ -1,25 +1,30 @@
 """The tree's tactical verdict replayed over the leaves of real searches: where
-`expand_and_backup` spends its time with `search.tactics` on.
+`expand_and_backup` spends its time with `search.tactics` on (RESULTS.md, "the tree's
+tactical verdict made cheap").
 
-    python -m scripts.tactics_replay collect --spec gomoku:8 --model models/pretrained/gomoku-8x8.pt \
+    python -m pipeline.tools.tactics_replay collect --spec gomoku:8 --model models/pretrained/gomoku-8x8.pt \\
         --games 8 --out .tmp/leaves-8x8.npz
-    python -m scripts.tactics_replay replay .tmp/leaves-8x8.npz [--repeats 3]
+    python -m pipeline.tools.tactics_replay replay .tmp/leaves-8x8.npz [--repeats 3] [--limit 25000]
 
 `collect` plays self-play games (the default self-play config, tactics vcf) and keeps every
 leaf the search expanded, in order. `replay` runs `forced.tactical_verdict` over them in
 that order with one pair of tables and one scratch kept across calls, as `BatchedMCTS`
-does, and reports
-calls/s, the verdicts, the solver's nodes, and the time of each part of the verdict."""
+does, and reports calls/s, the verdicts, the solver's nodes, and the time of each part of
+the verdict, with a digest of the verdicts and moves: two checkouts that print the same
+digest on the same leaves agree on every one."""
 
-# ruff: noqa: I001 (pipeline first: it points numba's cache at a directory keyed on the
-# solvers' source before numba is imported; numba keys its cache on each function's own
-# file, and the compiled loops here would otherwise keep stale copies of the solvers)
+# The compiled loops below are cached by numba on this file; importing them imports
+# `pipeline` first, which points numba's cache at a directory keyed on the solvers' source,
+# so a change in a solver never leaves a stale copy of it here.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-import pipeline  # noqa: F401
 import numpy as np
 from numba import njit
 
@@ -39,26 +44,34 @@ def collect(spec_text: str, model: str, games: int, out: str, seed: int, simulat
     from pipeline.nets.evaluator import NetEvaluator
     from pipeline.players.models import load_model
     from pipeline.search import mcts
-    from pipeline.selfplay import play
     from pipeline.selfplay.play import SelfPlayConfig, play_games
 
     torch.set_num_threads(1)
     spec = GameSpec.parse(spec_text)
     evaluator = NetEvaluator(load_model(model, spec), threads=1)
     record: list[np.ndarray] = []
+    search = mcts.BatchedMCTS.search
 
-    class Recording(mcts.BatchedMCTS):
-        def search(self, evaluator, *args, **kwargs):  # type: ignore[override]
-            def recorded(obs):
-                record.append(self.leaf_states[: len(obs)].copy())
-                return evaluator(obs)
+    def recording(self: mcts.BatchedMCTS, evaluator: Callable, *args: Any, **kwargs: Any) -> Any:
+        """The search, keeping each batch's leaves (overlap off: the batch starts at 0)."""
 
-            return super().search(recorded, *args, **kwargs)
+        def recorded(obs: np.ndarray) -> Any:
+            record.append(self.leaf_states[: len(obs)].copy())
+            return evaluator(obs)
 
-    play.BatchedMCTS = Recording  # type: ignore[misc]
-    config = SelfPlayConfig(parallel_games=games, search=mcts.SearchConfig(simulations=simulations))
-    play_games(spec, evaluator, games, config, seed=seed)
+        return search(self, recorded, *args, **kwargs)
+
+    # On the class: self-play's own subclass of the search (its per-game noise) inherits it.
+    mcts.BatchedMCTS.search = recording  # type: ignore[method-assign]
+    try:
+        config = SelfPlayConfig(parallel_games=games, search=mcts.SearchConfig(simulations=simulations))
+        play_games(spec, evaluator, games, config, seed=seed)
+    finally:  # the search as it was (a caller in the same process searches on)
+        mcts.BatchedMCTS.search = search  # type: ignore[method-assign]
+    if not record:
+        raise SystemExit("error: the search evaluated no leaf: nothing recorded")
     states = np.concatenate(record)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, states=states, spec=spec_text)
     print(f"{len(states)} leaves of {games} games ({spec_text}) -> {out}")
 
@@ -106,9 +119,10 @@ def run_null(states, which, budget, depth, table, pv, found, nodes):
         nodes[i] = n
 
 
-def replay(path: str, mode: str, budget: int, depth: int, repeats: int) -> None:
+def replay(path: str, mode: str, budget: int, depth: int, repeats: int, limit: int = 0) -> str:
+    """Print the replay's figures; return the digest of the verdicts and moves."""
     data = np.load(path)
-    states = np.ascontiguousarray(data["states"])
+    states = np.ascontiguousarray(data["states"][:limit] if limit else data["states"])
     m = TACTICS_MODES[mode]
     n = len(states)
     pv = np.zeros(512, dtype=np.int64)
@@ -138,10 +152,15 @@ def replay(path: str, mode: str, budget: int, depth: int, repeats: int) -> None:
     win = int((verdicts == WIN).sum())
     loss = int((verdicts == LOSS).sum())
     narrowed = int(((verdicts == 0) & (kept < cells - states[:, 9])).sum())
-    print(f"verdicts: WIN {win}, LOSS {loss}, OPEN narrowed {narrowed}, OPEN untouched {n - win - loss - narrowed}")
+    digest = hashlib.sha256(verdicts.tobytes() + actions.tobytes()).hexdigest()[:12]
+    print(
+        f"verdicts: WIN {win}, LOSS {loss}, OPEN narrowed {narrowed}, OPEN untouched {n - win - loss - narrowed}; "
+        f"digest {digest}"
+    )
 
     found = np.zeros(n, dtype=np.int64)
     nodes = np.zeros(n, dtype=np.int64)
+    run_vcf(states[:2], budget, depth, new_table(16), pv, found[:2], nodes[:2])  # compile
     t_vcf = timed(run_vcf, states, budget, depth, new_table(16), pv, found, nodes)
     zero = int((nodes == 0).sum())
     print(
@@ -149,6 +168,7 @@ def replay(path: str, mode: str, budget: int, depth: int, repeats: int) -> None:
         f"0 nodes {zero} ({zero / n:.0%}); nodes mean {nodes.mean():.1f}, at budget {(nodes >= budget).sum()}"
     )
     need = np.zeros(n, dtype=np.int64)
+    run_threats(states[:2], need[:2])  # compile
     t_thr = timed(run_threats, states, need)
     print(
         f"  threat_defences:  {t_thr:.3f} s ({t_thr / t_all:.0%}); need 0 {(need == 0).sum()}, "
@@ -158,20 +178,22 @@ def replay(path: str, mode: str, budget: int, depth: int, repeats: int) -> None:
         which = (found != 1) & (need == 0)
         nf = np.zeros(n, dtype=np.int64)
         nn = np.zeros(n, dtype=np.int64)
+        run_null(states[:2], which[:2], budget, depth, new_table(16), pv, nf[:2], nn[:2])  # compile
         t_null = timed(run_null, states, which, budget, depth, new_table(16), pv, nf, nn)
         z = int((which & (nn == 0)).sum())
         print(
             f"  vcf (passed):     {t_null:.3f} s ({t_null / t_all:.0%}); called {int(which.sum())}, "
-            f"found {int(nf.sum())}; 0 nodes {z}; nodes mean {nn[which].mean():.1f}"
+            f"found {int(nf.sum())}; 0 nodes {z}; nodes mean {nn[which].mean() if which.any() else 0.0:.1f}"
         )
         rest = t_all - t_vcf - t_thr - t_null
         print(f"  refute + rest:    {rest:.3f} s ({rest / t_all:.0%})")
     elif kind == CONNECT6:
         rest = t_all - t_vcf - t_thr
         print(f"  rest:             {rest:.3f} s ({rest / t_all:.0%})")
+    return digest
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> str | None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect")
@@ -187,11 +209,16 @@ def main() -> None:
     r.add_argument("--budget", type=int, default=200)
     r.add_argument("--depth", type=int, default=12)
     r.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
+    r.add_argument("--limit", type=int, default=0, help="only the first N leaves (0: all)")
+    args = parser.parse_args(argv)
     if args.command == "collect":
+        if args.games < 1:
+            parser.error("--games takes at least 1")
         collect(args.spec, args.model, args.games, args.out, args.seed, args.simulations)
-    else:
-        replay(args.path, args.mode, args.budget, args.depth, args.repeats)
+        return None
+    if args.repeats < 1:
+        parser.error("--repeats takes at least 1")
+    return replay(args.path, args.mode, args.budget, args.depth, args.repeats, args.limit)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
 """CPU seconds a move of a Hex net under `play_search` (the front ends' search: the root
 solver once at most PLAY_SOLVER_EMPTY_CELLS cells are empty), by empty cells, against an
-opponent, each game from a random first stone.
+opponent, each game from a random first stone (RESULTS.md, "the Hex root solver on 8x8").
 
-    python -m scripts.hex_root_solver_cost --model <size-free net, swap off> --board 8 --vs pure:1000 --games 6
+    python -m pipeline.tools.hex_root_solver_cost --model models/pretrained/hex-8x8.pt --vs pure:1000 --games 6
+
+Printed: whether the net won each game, then for its moves with the root solver off (more
+empty cells than the gate) and on: how many, and the median and largest CPU seconds a move.
 
 A size-free swap net plays without swap once its checkpoint says so:
 `p = torch.load(path, weights_only=False); p["game"]["swap"] = False; torch.save(p, out)`.
@@ -20,14 +23,16 @@ from pipeline.match.evaluation import model_spec
 from pipeline.players.factory import make_player, play_search
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, required=True)
     parser.add_argument("--board", default=None, help="another board for a size-free net, e.g. 8")
     parser.add_argument("--vs", default="pure:1000")
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--simulations", type=int, default=200)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games takes at least 1")
     spec = model_spec(args.model, args.board)
     search = play_search(spec, args.simulations)
     rows = []

@@ -1,0 +1,54 @@
+"""What a shipped net thinks of the empty board: its prior over the first move and its
+value after a first move on each cell (for black), printed as boards (RESULTS.md: why the
+15x15 champions open at the edge, and each retrained champion's opening).
+
+    python -m pipeline.tools.opening_prior models/pretrained/gomoku-15x15.pt gomoku:15
+
+Printed: the empty board's value, the prior's entropy (1.0: uniform) and argmax as
+(row, column) from the top-left, then the prior in per mille and black's value after a
+first stone on each cell, one row of the board a line."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import torch
+
+from pipeline.games.base import GameSpec
+from pipeline.players.factory import make_player
+
+
+def opening_maps(model: str, spec: GameSpec) -> tuple[np.ndarray, np.ndarray, float]:
+    """(prior over the first move, black's value after a first stone on each cell, the
+    empty board's value), the first two as HxW boards."""
+    player = make_player(model, spec)
+    prior, value = player.policy_value(spec.new_game())  # type: ignore[attr-defined]
+    obs = np.stack([spec.new_game().apply(a).observation() for a in range(spec.cells)])
+    _, values = player.evaluator(obs)  # type: ignore[attr-defined]
+    board = (spec.height, spec.width)
+    return np.asarray(prior)[: spec.cells].reshape(board), -np.asarray(values).reshape(board), float(value)
+
+
+def main(argv: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("model", help="a checkpoint")
+    parser.add_argument("spec", help="the game to read it on, e.g. gomoku:15 (another size for a size-free net)")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(1)
+    spec = GameSpec.parse(args.spec)
+    prior, black_value, value = opening_maps(args.model, spec)
+    flat = prior.reshape(-1)
+    entropy = float(-(flat * np.log(flat + 1e-12)).sum() / np.log(len(flat)))
+    top = divmod(int(flat.argmax()), spec.width)
+    print(
+        f"{args.model} on {spec}: empty-board value {value:+.3f}, prior entropy {entropy:.2f} of uniform, argmax {top}"
+    )
+    np.set_printoptions(linewidth=220, precision=2, suppress=True)
+    print("prior (per mille):\n", (prior * 1000).round(0))
+    print("value for black after its first move there:\n", black_value)
+    return prior, black_value
+
+
+if __name__ == "__main__":
+    main()
