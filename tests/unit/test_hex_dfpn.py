@@ -1,4 +1,4 @@
-"""H-search and the DFPN Hex solver (pipeline/tactics/hex/hsearch.py, hex_dfpn.py).
+"""H-search and the DFPN Hex solver (pipeline/tactics/hex/hsearch.py, dfpn.py).
 
 Every connection H-search claims is checked by brute force (the claimed carrier alone,
 the opponent owning every other empty cell and moving first); the solver's opening tables
@@ -20,7 +20,7 @@ from pipeline.games.layout import BOARD, PLY, STONES, TO_MOVE, WINNER
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex import solver as hs
 from pipeline.tactics.hex.connect import winning_connection
-from pipeline.tactics.hex.hsearch import BIT_HI, BIT_LO, FULL, SEMI, hsearch, must_play
+from pipeline.tactics.hex.hsearch import FULL, SEMI, WORDS, cells_of_bits, hsearch, must_play
 from pipeline.tactics.hex.solve import dfpn_opening_table, new_dfpn_table, prove_hex, winning_move
 from tests.unit.test_hex_tactics import (
     cells_of,
@@ -58,16 +58,17 @@ TABLE_5 = np.array(
 
 
 def run_hsearch(s: np.ndarray, player: int, stop_at_semi: bool = False, limits: np.ndarray = LIMITS):
+    """(status, count, the VC's carrier words, [(SC carrier words, key)])."""
     k = int(limits[1])
-    lo, hi, key = np.empty(k, np.uint64), np.empty(k, np.uint64), np.empty(k, np.int64)
-    status, count, clo, chi = hsearch(
-        s, np.int64(player), limits[0], limits[1], limits[2], bool(limits[3]), stop_at_semi, lo, hi, key
+    bits, key = np.empty((k, WORDS), np.uint64), np.empty(k, np.int64)
+    status, count, *words = hsearch(
+        s, np.int64(player), limits[0], limits[1], limits[2], bool(limits[3]), stop_at_semi, bits, key
     )
-    return int(status), int(count), (clo, chi), list(zip(lo[:count], hi[:count], key[:count], strict=True))
+    return int(status), int(count), tuple(words), [(tuple(bits[i]), int(key[i])) for i in range(count)]
 
 
-def cells_in(n: int, lo, hi) -> list[int]:
-    return [c for c in range(n * n) if (int(lo) & int(BIT_LO[c])) or (int(hi) & int(BIT_HI[c]))]
+def cells_in(n: int, words) -> list[int]:
+    return cells_of_bits(words, n * n)
 
 
 def joins_second(s: np.ndarray, n: int, player: int, carrier: list[int]) -> bool:
@@ -104,13 +105,13 @@ def test_hsearch_derives_the_bridge_to_the_edge_and_the_ziggurat():
     spec = GameSpec.parse("hex:5")
     # c2 and b4 with edge bridges: a VC between the edges whatever white does first.
     s = position(5, cells_of(spec, "c2 b4"), [], to_move=1)
-    status, _, (lo, hi), _ = run_hsearch(s, 0)
+    status, _, words, _ = run_hsearch(s, 0)
     assert status == FULL
-    assert joins_second(s, 5, 0, cells_in(5, lo, hi))
+    assert joins_second(s, 5, 0, cells_in(5, words))
     # The centre of 5x5: two ziggurats (16 cells), found by the AND and OR rules alone.
     s = position(5, cells_of(spec, "c3"), [], to_move=1)
-    status, _, (lo, hi), _ = run_hsearch(s, 0)
-    assert status == FULL and len(cells_in(5, lo, hi)) <= 16
+    status, _, words, _ = run_hsearch(s, 0)
+    assert status == FULL and len(cells_in(5, words)) <= 16
     t = position(5, [], cells_of(spec, "c3"), to_move=0)
     assert run_hsearch(t, 1)[0] == FULL
     # One stone in the corner of 4x4 is no connection; the empty 3x3 board is an SC (the
@@ -118,9 +119,9 @@ def test_hsearch_derives_the_bridge_to_the_edge_and_the_ziggurat():
     assert run_hsearch(position(4, [0], [], 1), 0)[0] != FULL
     status, _, _, semis = run_hsearch(position(3, [], [], 0), 0)
     assert status == SEMI and semis
-    for lo, hi, key in semis:
-        s = position(3, [int(key)], [], 1)
-        assert joins_second(s, 3, 0, [c for c in cells_in(3, lo, hi) if c != key])
+    for words, key in semis:
+        s = position(3, [key], [], 1)
+        assert joins_second(s, 3, 0, [c for c in cells_in(3, words) if c != key])
 
 
 def test_without_empty_pairs_the_limits_still_find_ziggurats():
@@ -143,23 +144,23 @@ def test_hsearch_claims_are_real_connections(data, n):
     if s is None:
         return
     for player in (0, 1):
-        status, _count, (lo, hi), semis = run_hsearch(s, player)
+        status, _count, words, semis = run_hsearch(s, player)
         if status == FULL:
-            if len(cells_in(n, lo, hi)) <= BRUTE_MAX:
-                assert joins_second(s, n, player, cells_in(n, lo, hi))
+            if len(cells_in(n, words)) <= BRUTE_MAX:
+                assert joins_second(s, n, player, cells_in(n, words))
                 event("VC checked")
             continue
-        for slo, shi, key in semis:
-            carrier = cells_in(n, slo, shi)
+        for words, key in semis:
+            carrier = cells_in(n, words)
             if len(carrier) > BRUTE_MAX + 1:
                 continue
             assert key in carrier and s[BOARD + key] == 0
-            assert joins_second(with_stone(s, n, int(key), player), n, player, [c for c in carrier if c != key])
+            assert joins_second(with_stone(s, n, key, player), n, player, [c for c in carrier if c != key])
         if semis:
             event("SC")
             # Outside the must-play region the opponent's move leaves a win to `player`.
-            _mp_status, rlo, rhi = must_play(s, np.int64(player), *LIMITS[:3], bool(LIMITS[3]))
-            region = cells_in(n, rlo, rhi)
+            _mp_status, *region_words = must_play(s, np.int64(player), *LIMITS[:3], bool(LIMITS[3]))
+            region = cells_in(n, region_words)
             outside = [c for c in range(n * n) if s[BOARD + c] == 0 and c not in region]
             for c in outside[:3]:
                 t = with_stone(s, n, c, 1 - player)
@@ -304,11 +305,11 @@ def test_budget_and_table_reuse():
     assert again.nodes < first.nodes  # the proven root is in the table
 
 
-def test_rejects_other_games_and_boards_past_two_words():
+def test_rejects_other_games_and_boards_past_three_words():
     with pytest.raises(ValueError):
         prove_hex(GameState(GameSpec.parse("gomoku:9")), 10)
     with pytest.raises(ValueError):
-        prove_hex(GameSpec.parse("hex:13").new_game(), 10)
+        prove_hex(GameSpec.parse("hex:14").new_game(), 10)
 
 
 def test_eleven_by_eleven_chain_is_proven():
@@ -317,8 +318,8 @@ def test_eleven_by_eleven_chain_is_proven():
     spec = GameSpec.parse("hex:11")
     chain = cells_of(spec, "f2 e4 d6 c8 b10")
     s = position(11, chain, cells_of(spec, "a1 k11"), to_move=1)
-    status, _, (lo, hi), _ = run_hsearch(s, 0)
-    assert status == FULL and any(c >= 64 for c in cells_in(11, lo, hi))
+    status, _, words, _ = run_hsearch(s, 0)
+    assert status == FULL and any(c >= 64 for c in cells_in(11, words))
     order = hd.centre_order(11)
     v, _, nodes = hd.dfpn(s, np.int64(1000), np.int64(hd.DFPN_ALL), LIMITS, order, hd.new_tt(12))
     assert v == hs.LOSS and nodes == 1

@@ -33,7 +33,19 @@ from numba import njit
 from pipeline.games.hex import apply_hex, swap_legal, winning_cells
 from pipeline.games.layout import BOARD, TO_MOVE, WIDTH, WINNER
 from pipeline.tactics.hex.connect import must_play_region, winning_connection
-from pipeline.tactics.hex.hsearch import BIT_HI, BIT_LO, FULL, NONE, Z, empty_bits, hsearch, must_play
+from pipeline.tactics.hex.hsearch import (
+    BIT0,
+    BIT1,
+    BIT2,
+    FULL,
+    NONE,
+    WORDS,
+    Z,
+    empty_bits,
+    has_cell,
+    hsearch,
+    must_play,
+)
 from pipeline.tactics.hex.patterns import fill_inferior
 from pipeline.tactics.hex.solver import LOSS, UNKNOWN, USE_INFERIOR, USE_VC, WIN, Z_SIDE, ZOBRIST, position_key
 
@@ -60,15 +72,14 @@ def default_limits(max_vc: int = 16, max_sc: int = 32, max_or: int = 4, empty_pa
 
 
 def new_tt(log2_size: int = 20) -> tuple[np.ndarray, ...]:
-    """keys, phi, delta, moves (lo), moves (hi), flags (1: expanded, 2: swap is a
-    candidate), best move, work (nodes below)."""
+    """keys, phi, delta, moves (a bitset: [size, WORDS]), flags (1: expanded, 2: swap is
+    a candidate), best move, work (nodes below)."""
     size = 1 << log2_size
     return (
         np.zeros(size, dtype=np.uint64),
         np.zeros(size, dtype=np.int64),
         np.zeros(size, dtype=np.int64),
-        np.zeros(size, dtype=np.uint64),
-        np.zeros(size, dtype=np.uint64),
+        np.zeros((size, WORDS), dtype=np.uint64),
         np.zeros(size, dtype=np.int8),
         np.full(size, -1, dtype=np.int32),
         np.zeros(size, dtype=np.int64),
@@ -100,14 +111,15 @@ def tt_slot(keys, work, key):
 
 
 @njit(cache=True, nogil=True)
-def tt_store(tt, key, phi, delta, mlo, mhi, mflag, best, work):
-    keys, tphi, tdelta, tlo, thi, tflag, tbest, twork = tt
+def tt_store(tt, key, phi, delta, m0, m1, m2, mflag, best, work):
+    keys, tphi, tdelta, tmoves, tflag, tbest, twork = tt
     i = tt_slot(keys, twork, key)
     keys[i] = key
     tphi[i] = phi
     tdelta[i] = delta
-    tlo[i] = mlo
-    thi[i] = mhi
+    tmoves[i, 0] = m0
+    tmoves[i, 1] = m1
+    tmoves[i, 2] = m2
     tflag[i] = mflag
     tbest[i] = best
     twork[i] = work
@@ -115,84 +127,88 @@ def tt_store(tt, key, phi, delta, mlo, mhi, mflag, best, work):
 
 @njit(cache=True, nogil=True)
 def evaluate(s, flags, limits):
-    """Return (status, move, lo, hi, swap): WIN (move: a winning move, or -1 when the win
-    is a standing connection) or LOSS, or UNKNOWN with the candidate cells (lo, hi) and
-    whether swap is a candidate."""
+    """Return (status, move, w0, w1, w2, swap): WIN (move: a winning move, or -1 when the
+    win is a standing connection) or LOSS, or UNKNOWN with the candidate cells (a bitset)
+    and whether swap is a candidate."""
     n = s[WIDTH]
     cells = n * n
     me = s[TO_MOVE]
     opp = 1 - me
     if s[WINNER] >= 0:
-        return (WIN if s[WINNER] == me else LOSS), -1, Z, Z, False
+        return (WIN if s[WINNER] == me else LOSS), -1, Z, Z, Z, False
     marks = np.zeros(cells, dtype=np.bool_)
     if winning_cells(s, me, marks) > 0:
         for cell in range(cells):
             if marks[cell]:
-                return WIN, cell, Z, Z, False
+                return WIN, cell, Z, Z, Z, False
     if swap_legal(s):
-        lo, hi = empty_bits(s)
-        return UNKNOWN, -1, lo, hi, True
+        w0, w1, w2 = empty_bits(s)
+        return UNKNOWN, -1, w0, w1, w2, True
     t = s
     if (flags & USE_INFERIOR) != 0:
         t = np.empty_like(s)
         fill_inferior(s, t)
         if t[WINNER] >= 0:
-            return (WIN if t[WINNER] == me else LOSS), -1, Z, Z, False
+            return (WIN if t[WINNER] == me else LOSS), -1, Z, Z, Z, False
         marks[:] = False
         if winning_cells(t, me, marks) > 0:
             for cell in range(cells):
                 if marks[cell]:
-                    return WIN, cell, Z, Z, False
+                    return WIN, cell, Z, Z, Z, False
     max_vc = limits[L_MAX_VC]
     max_sc = limits[L_MAX_SC]
     max_or = limits[L_MAX_OR]
     empty_pairs = limits[L_EMPTY_PAIRS] != 0
     if (flags & USE_HSEARCH) != 0:
-        sc_lo = np.empty(1, dtype=np.uint64)
-        sc_hi = np.empty(1, dtype=np.uint64)
+        sc_bits = np.empty((1, WORDS), dtype=np.uint64)
         sc_key = np.empty(1, dtype=np.int64)
-        status, count, _, _ = hsearch(t, me, max_vc, max_sc, max_or, empty_pairs, True, sc_lo, sc_hi, sc_key)
+        status, count, _, _, _ = hsearch(t, me, max_vc, max_sc, max_or, empty_pairs, True, sc_bits, sc_key)
         if status == FULL:
-            return WIN, -1, Z, Z, False
+            return WIN, -1, Z, Z, Z, False
         if count > 0:
-            return WIN, sc_key[0], Z, Z, False
+            return WIN, sc_key[0], Z, Z, Z, False
     carrier = np.zeros(cells, dtype=np.bool_)
     if (flags & USE_VC) != 0:
         if winning_connection(t, me, carrier) == 1:
-            return WIN, -1, Z, Z, False
+            return WIN, -1, Z, Z, Z, False
         if winning_connection(t, opp, carrier) == 1:
-            return LOSS, -1, Z, Z, False
+            return LOSS, -1, Z, Z, Z, False
     marks[:] = False
     threats = winning_cells(t, opp, marks)
     if threats >= 2:
-        return LOSS, -1, Z, Z, False
-    lo = Z
-    hi = Z
+        return LOSS, -1, Z, Z, Z, False
+    w0 = Z
+    w1 = Z
+    w2 = Z
     for cell in range(cells):
         if t[BOARD + cell] == 0 and (threats == 0 or marks[cell]):
-            lo |= BIT_LO[cell]
-            hi |= BIT_HI[cell]
+            w0 |= BIT0[cell]
+            w1 |= BIT1[cell]
+            w2 |= BIT2[cell]
     if (flags & USE_HSEARCH) != 0:
-        status, rlo, rhi = must_play(t, opp, max_vc, max_sc, max_or, empty_pairs)
+        status, r0, r1, r2 = must_play(t, opp, max_vc, max_sc, max_or, empty_pairs)
         if status == FULL:
-            return LOSS, -1, Z, Z, False
+            return LOSS, -1, Z, Z, Z, False
         if status != NONE:
-            lo &= rlo
-            hi &= rhi
+            w0 &= r0
+            w1 &= r1
+            w2 &= r2
     if (flags & USE_VC) != 0 and threats == 0:
         region = np.zeros(cells, dtype=np.bool_)
         for cell in range(cells):
-            region[cell] = ((lo & BIT_LO[cell]) | (hi & BIT_HI[cell])) != Z
+            region[cell] = has_cell(w0, w1, w2, cell)
         must_play_region(t, opp, region, carrier)
-        lo = Z
-        hi = Z
+        w0 = Z
+        w1 = Z
+        w2 = Z
         for cell in range(cells):
             if region[cell]:
-                lo |= BIT_LO[cell]
-                hi |= BIT_HI[cell]
-    if lo == Z and hi == Z:
-        return LOSS, -1, Z, Z, False
-    return UNKNOWN, -1, lo, hi, False
+                w0 |= BIT0[cell]
+                w1 |= BIT1[cell]
+                w2 |= BIT2[cell]
+    if w0 == Z and w1 == Z and w2 == Z:
+        return LOSS, -1, Z, Z, Z, False
+    return UNKNOWN, -1, w0, w1, w2, False
 
 
 @njit(cache=True, nogil=True)
@@ -219,11 +235,12 @@ def _numbers(tt, key):
 def mid(s, key, thphi, thdelta, flags, limits, order, tt, counters):
     """Search `s` (key `key`) until its (phi, delta) reach (thphi, thdelta), it is
     proven, or the budget runs out (counters[ABORT] set). Return (phi, delta)."""
-    keys, tphi, tdelta, tlo, thi, tflag, _tbest, twork = tt
+    keys, tphi, tdelta, tmoves, tflag, _tbest, twork = tt
     i = tt_find(keys, key)
     expanded = False
-    mlo = Z
-    mhi = Z
+    m0 = Z
+    m1 = Z
+    m2 = Z
     mswap = False
     old_work = np.int64(0)
     if i >= 0:
@@ -232,8 +249,9 @@ def mid(s, key, thphi, thdelta, flags, limits, order, tt, counters):
         if phi == 0 or delta == 0 or phi >= thphi or delta >= thdelta:
             return phi, delta
         expanded = (tflag[i] & 1) != 0
-        mlo = tlo[i]
-        mhi = thi[i]
+        m0 = tmoves[i, 0]
+        m1 = tmoves[i, 1]
+        m2 = tmoves[i, 2]
         mswap = (tflag[i] & 2) != 0
         old_work = twork[i]
     start = counters[NODES]
@@ -242,19 +260,19 @@ def mid(s, key, thphi, thdelta, flags, limits, order, tt, counters):
             counters[ABORT] = 1
             return np.int64(1), np.int64(1)
         counters[NODES] += 1
-        status, move, mlo, mhi, mswap = evaluate(s, flags, limits)
+        status, move, m0, m1, m2, mswap = evaluate(s, flags, limits)
         if status == WIN:
-            tt_store(tt, key, 0, INF, Z, Z, 0, move, 1)
+            tt_store(tt, key, 0, INF, Z, Z, Z, 0, move, 1)
             return np.int64(0), INF
         if status == LOSS:
-            tt_store(tt, key, INF, 0, Z, Z, 0, -1, 1)
+            tt_store(tt, key, INF, 0, Z, Z, Z, 0, -1, 1)
             return INF, np.int64(0)
     cells = s[WIDTH] * s[WIDTH]
     moves = np.empty(cells + 1, dtype=np.int64)
     k = 0
     for j in range(cells):
         cell = order[j]
-        if ((mlo & BIT_LO[cell]) | (mhi & BIT_HI[cell])) != Z:
+        if has_cell(m0, m1, m2, cell):
             moves[k] = cell
             k += 1
     if mswap:
@@ -307,7 +325,7 @@ def mid(s, key, thphi, thdelta, flags, limits, order, tt, counters):
             a[best] = cd
             b[best] = cp
     win_move = moves[best] if phi == 0 else -1
-    tt_store(tt, key, phi, delta, mlo, mhi, mflag, win_move, old_work + counters[NODES] - start + 1)
+    tt_store(tt, key, phi, delta, m0, m1, m2, mflag, win_move, old_work + counters[NODES] - start + 1)
     return phi, delta
 
 
@@ -323,7 +341,7 @@ def dfpn(s, budget, flags, limits, order, tt):
     phi, delta = mid(work, key, INF, INF, flags, limits, order, tt, counters)
     if phi == 0:
         i = tt_find(tt[0], key)
-        return WIN, (tt[6][i] if i >= 0 else -1), counters[NODES]
+        return WIN, (tt[5][i] if i >= 0 else -1), counters[NODES]
     if delta == 0:
         return LOSS, -1, counters[NODES]
     return UNKNOWN, -1, counters[NODES]

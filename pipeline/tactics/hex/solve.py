@@ -14,7 +14,7 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex import solver as hs
 from pipeline.tactics.hex.connect import winning_connection
-from pipeline.tactics.hex.hsearch import FULL, MAX_SIDE, hsearch
+from pipeline.tactics.hex.hsearch import FULL, MAX_SIDE, WORDS, cells_of_bits, hsearch
 
 Table = tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -154,13 +154,13 @@ DfpnTable = tuple[np.ndarray, ...]
 
 
 def check_dfpn_size(width: int) -> None:
-    """H-search's bitsets are two 64-bit words: boards up to 11x11."""
+    """H-search's bitsets are three 64-bit words: boards up to 13x13."""
     if width > MAX_SIDE:
         raise ValueError(f"the DFPN solver handles Hex up to {MAX_SIDE}x{MAX_SIDE}, not {width}x{width}")
 
 
 def new_dfpn_table(log2_size: int = 20) -> DfpnTable:
-    """A DFPN transposition table of 2**log2_size entries (about 50 bytes each)."""
+    """A DFPN transposition table of 2**log2_size entries (about 60 bytes each)."""
     return hd.new_tt(log2_size)
 
 
@@ -193,8 +193,7 @@ def _dfpn_winning_move(state: GameState, budget: int, flags: int, tt: DfpnTable,
     spec = state.spec
     me = state.current_player
     legal = state.legal_mask()
-    lo = np.empty(1, dtype=np.uint64)
-    status, _, clo, chi = hsearch(
+    status, _, c0, c1, c2 = hsearch(
         state.array,
         np.int64(me),
         limits[0],
@@ -202,11 +201,10 @@ def _dfpn_winning_move(state: GameState, budget: int, flags: int, tt: DfpnTable,
         limits[2],
         bool(limits[3]),
         False,
-        lo,
-        lo,
+        np.empty((1, WORDS), dtype=np.uint64),
         np.empty(1, np.int64),
     )
-    carrier = [c for c in range(spec.cells) if status == FULL and (int(clo if c < 64 else chi) >> (c % 64)) & 1]
+    carrier = cells_of_bits((c0, c1, c2), spec.cells) if status == FULL else []
     order = [c for c in carrier if legal[c]]
     seen = set(order)
     order += [int(c) for c in hd.centre_order(spec.width) if legal[c] and int(c) not in seen]
@@ -249,11 +247,12 @@ def winning_move(
 
 def _dfpn_defence(state: GameState, flags: int, limits: np.ndarray) -> int:
     """A move of the losing side: its first candidate (must-play region, centre first)."""
-    status, _, lo, hi, _swap = hd.evaluate(state.array, np.int64(flags), limits)
+    status, _, *words, _swap = hd.evaluate(state.array, np.int64(flags), limits)
     legal = state.legal_mask()
     if status == hs.UNKNOWN:
+        candidates = set(cells_of_bits(words, state.spec.cells))
         for c in hd.centre_order(state.spec.width):
-            if legal[c] and (int(lo if c < 64 else hi) >> (int(c) % 64)) & 1:
+            if legal[c] and int(c) in candidates:
                 return int(c)
     return int(np.flatnonzero(legal)[0])
 
