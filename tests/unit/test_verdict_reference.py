@@ -30,6 +30,9 @@ double-threat turn played), with `--record-connect6`, which keeps the Gomoku ent
 counts and proofs changed by design; verdicts moved only from OPEN to WIN (a win the old
 search did not reach within the budget: 25 of 450 positions on 10x10 and 20 of 86 on 19x19
 at 200 nodes; none from WIN or LOSS), and the Gomoku entries are those of the reference.
+They were recorded again once more when Connect6 nodes began to check the opponent's VCF
+with the mover's turn passed (`forced.c6_defence_zone`): masks narrowed to the defence zone
+by design, verdicts unchanged but one OPEN to WIN.
 """
 
 from __future__ import annotations
