@@ -46,7 +46,7 @@ def run(tmp_path, positions, steps, lr=3e-3, l2=1e-4, init=None, augment=False):
 
 def test_overfits_a_tiny_dataset_and_learns_the_value_sign(tmp_path):
     positions = fixed_positions(32)
-    uri, result = run(tmp_path, positions, steps=150)
+    uri, result = run(tmp_path, positions, steps=40, lr=1e-2)  # the loss falls below 0.01 of its start
     loss = [v for _, v in metric_history(uri, result.run_id, "loss")]
     assert np.mean(loss[-10:]) < 0.4 * np.mean(loss[:5])
     net = PolicyValueNet(SPEC, SMALL)
@@ -58,15 +58,16 @@ def test_overfits_a_tiny_dataset_and_learns_the_value_sign(tmp_path):
 
 
 def test_entropy_falls_on_one_hot_targets_with_one_point_per_step(tmp_path):
-    uri, result = run(tmp_path, fixed_positions(64, seed=1), steps=60)
+    steps = 30  # at lr 0.01 the entropy falls by about 2.3 nats in 30 steps
+    uri, result = run(tmp_path, fixed_positions(64, seed=1), steps=steps, lr=1e-2)
     loss = metric_history(uri, result.run_id, "loss")
     entropy = metric_history(uri, result.run_id, "policy_entropy")
-    assert [s for s, _ in loss] == list(range(60))
-    assert [s for s, _ in entropy] == list(range(60))
+    assert [s for s, _ in loss] == list(range(steps))
+    assert [s for s, _ in entropy] == list(range(steps))
     values = [v for _, v in entropy]
     assert np.mean(values[-5:]) < np.mean(values[:5]) - 0.5
     for key in ("value_loss", "policy_loss", "l2", "lr"):
-        assert len(metric_history(uri, result.run_id, key)) == 60
+        assert len(metric_history(uri, result.run_id, key)) == steps
 
 
 def test_logged_l2_is_c_times_the_squared_parameters(tmp_path):
