@@ -102,7 +102,7 @@ def test_the_bench_prints_search_over_forward_and_overlap_for_the_backend_selfpl
         label = f"1w {name} overlap {side}"
         rate, bound = value[(label, "selfplay_positions_per_s")], value[(label, "forward_bound_positions_per_s")]
         assert rate > 0 and bound > 0 and value[(label, "evaluations_per_position")] >= 1
-        assert value[(label, "selfplay_over_forward_bound")] == pytest.approx(rate / bound, rel=1e-2, abs=1e-3)  # printed to 3 places
+        assert value[(label, "selfplay_over_forward_bound")] == pytest.approx(rate / bound, rel=1e-2, abs=1e-3)
     speedup = value[(f"1w {name} on/off", "overlap_speedup")]
     on, off = (value[(f"1w {name} overlap {s}", "selfplay_positions_per_s")] for s in ("on", "off"))
     assert speedup == pytest.approx(on / off, rel=1e-2)
