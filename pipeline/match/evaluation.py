@@ -103,7 +103,7 @@ class Evaluation:
             "openings": self.openings,
             **summary,
             "forfeits": self.forfeits,
-            "games": games,
+            "records": games,
         }
 
     def describe(self, opponent: str, shown_proofs: int = SHOWN_PROOFS) -> str:

@@ -146,13 +146,13 @@ def test_zero_evaluates_json_lists_every_game(tmp_path):
     suite = suite_file(tmp_path, "# game: gomoku:8x8:k5:freestyle\nd4 e5\nc3\n")
     evaluation.play(games=4, seed=0, openings=str(suite))
     out = json.loads(json.dumps(evaluation.as_dict()))
-    assert out["openings"] == "suite suite.txt (2 openings)" and len(out["games"]) == 4
-    first = out["games"][0]
+    assert out["openings"] == "suite suite.txt (2 openings)" and out["games"] == 4 and len(out["records"]) == 4
+    first = out["records"][0]
     assert first["opening"] == ["d4", "e5"] and first["black"] == "gomoku-8x8" and first["white"] == "random"
     assert first["moves"][:2] == ["d4", "e5"] and first["result"] in ("1-0", "0-1", "1/2")
     assert set(first["seconds_a_move"]) == {"gomoku-8x8", "random"}
     assert set(first["first_proven_win"]) == {"gomoku-8x8", "random"}
-    assert out["games"][1]["black"] == "random"
+    assert out["records"][1]["black"] == "random"
     assert "openings: suite suite.txt" in evaluation.describe("random")
 
 
