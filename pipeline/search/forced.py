@@ -82,7 +82,7 @@ from pipeline.tactics.lines.threats import (
     restricted,
     threat_defences_into,
 )
-from pipeline.tactics.lines.vcf import c6_solve, gomoku_solve_scanned, vcf_into
+from pipeline.tactics.lines.vcf import c6_solve, gomoku_solve_scanned, opponent_vcf_into, vcf_into
 
 TACTICS_OFF = 0
 TACTICS_VCF = 1
@@ -330,37 +330,15 @@ def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc):
 
 
 @njit(cache=True, nogil=True)
-def c6_defence_zone(s, pv, pv_len, work, zone):
-    """Connect6: the cells where the mover's stones can meet the opponent's proof
-    pv[:pv_len] (a VCF found with the mover passing the rest of its turn): the proof's own
-    cells; the empty cells of every six-window that holds one of the proof's attacker
-    stones, no stone of the mover and at least four attacker stones once the proof is
-    played (the threats the proof makes: a block lands there), or three attacker stones
-    and none of the mover's already (one stone from a threat); and the cells where the
-    mover makes a threat of its own with the stones it has left (windows of six with at
-    least 4 - left of its stones and none of the opponent's), which the attacker must
-    answer first. Returns how many cells are marked in `zone`. `work` is a state buffer.
-
-    The zone is a relevance zone in the sense of Wu and Lin: it narrows the children to the
-    tries that can matter; the tree still proves or refutes each of them by its own
-    searches, so a cell the zone misses costs a try, never a false claim."""
+def c6_own_threat_cells(s, zone):
+    """Connect6: add to `zone` the empty cells where the mover makes a threat of its own
+    with the stones it has left in its turn (six-windows with at least 4 - left of its
+    stones and none of the opponent's), which the attacker must answer before its proof
+    goes on. Returns how many cells `zone` then marks."""
     h = s[HEIGHT]
     w = s[WIDTH]
-    cells = h * w
     me = s[TO_MOVE]
-    left = stones_left_in_turn(s[PLY])
-    zone[:cells] = False
-    null_move(s, work)
-    them = work[TO_MOVE]
-    for i in range(pv_len):
-        a = pv[i]
-        if a < 0 or a >= cells or work[BOARD + a] != 0:
-            break
-        zone[a] = True
-        apply_unchecked(work, a)
-        if work[WINNER] >= 0:
-            break
-    # `work` now holds the proof played out: its stones of `them` beyond s's are the attacker's.
+    need = 4 - stones_left_in_turn(s[PLY])
     for d in range(4):
         dr = DIR_R[d]
         dc = DIR_C[d]
@@ -373,31 +351,20 @@ def c6_defence_zone(s, pv, pv_len, work, zone):
                 if c5 < 0 or c5 >= w:
                     continue
                 mine = 0
-                theirs_now = 0
-                theirs_after = 0
-                fresh = 0
+                theirs = 0
                 for i in range(6):
-                    cell = (r0 + i * dr) * w + c0 + i * dc
-                    v = s[BOARD + cell]
+                    v = s[BOARD + (r0 + i * dr) * w + c0 + i * dc]
                     if v == me + 1:
                         mine += 1
-                    elif v == them + 1:
-                        theirs_now += 1
-                    if work[BOARD + cell] == them + 1:
-                        theirs_after += 1
-                        if v == 0:
-                            fresh += 1
-                # A window the proof makes a threat of, or one holding three of its stones now (a
-                # threat one stone away, which another line of attack may use).
-                threat = mine == 0 and ((fresh > 0 and theirs_after >= 4) or theirs_now >= 3)
-                own = theirs_now == 0 and mine >= 4 - left
-                if threat or own:
+                    elif v != 0:
+                        theirs += 1
+                if theirs == 0 and mine >= need:
                     for i in range(6):
                         cell = (r0 + i * dr) * w + c0 + i * dc
                         if s[BOARD + cell] == 0:
                             zone[cell] = True
     count = 0
-    for a in range(cells):
+    for a in range(h * w):
         if zone[a]:
             count += 1
     return count
@@ -454,12 +421,12 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
     passed = sc.states[PASSED]
     if kind != GOMOKU:
         # The opponent's VCF with the rest of our turn passed: the children are the cells
-        # that can meet it (`c6_defence_zone`); the tree judges each after our turn.
-        null_move(s, passed)
-        found, pv_len, _ = c6_solve(passed, budget, max_depth, null_table, pv, sc)
+        # of its whole proof tree (a turn with no stone there leaves every line of it
+        # standing) and those of our own threats; the tree judges each after our turn.
+        zone = sc.flags[MARKS]
+        found, _, _ = opponent_vcf_into(s, budget, max_depth, null_table, pv, zone, sc)
         if found == 1:
-            zone = sc.flags[MARKS]
-            c6_defence_zone(s, pv, pv_len, sc.states[PROBE], zone)
+            c6_own_threat_cells(s, zone)
             kept = 0
             for a in range(cells):
                 if mask[a] and zone[a]:

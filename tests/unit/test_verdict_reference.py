@@ -32,7 +32,9 @@ search did not reach within the budget: 25 of 450 positions on 10x10 and 20 of 8
 at 200 nodes; none from WIN or LOSS), and the Gomoku entries are those of the reference.
 They were recorded again once more when Connect6 nodes began to check the opponent's VCF
 with the mover's turn passed (`forced.c6_defence_zone`): masks narrowed to the defence zone
-by design, verdicts unchanged but one OPEN to WIN.
+by design, verdicts unchanged but one OPEN to WIN; and once more when the zone became the
+opponent's whole proof tree and the mover's own threats (`vcf.opponent_vcf_into`,
+`forced.c6_own_threat_cells`): masks changed, every verdict the same.
 """
 
 from __future__ import annotations
