@@ -88,7 +88,7 @@ class SearchConfig(BaseModel):
     tactics_nodes: int = Field(200, ge=1, description="node budget of each solver call in the tree")
     tactics_depth: int = Field(12, ge=1, description="attacker moves a solver call looks ahead")
     tactics_root_nodes: int = Field(
-        2000,
+        5000,
         ge=0,
         description="node budget of the root's last look: the chosen move is dropped if the opponent then has "
         "a VCF within it, and the next is checked (pipeline.search.root_guard; 0: off)",

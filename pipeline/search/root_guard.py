@@ -9,8 +9,15 @@ is played on a copy of the root and the opponent's solver runs there. A move aft
 the opponent has a VCF is proven lost (the tree's MCTS-Solver marks it, so `best_action`
 avoids it and the visits handed to training drop it); the root's verdict at that budget
 then proves lost every move the opponent's proofs refute, and the next most visited move
-is checked, up to `tries` moves. A proven win is never second-guessed, and when every move
+is checked, up to `tries` moves (and, once the root's verdict has narrowed the moves to those
+that can meet the threat, every one of them). A proven win is never second-guessed, and when every move
 tried loses the counts stand (the position is lost whatever is played).
+
+Connect6 decides a turn of two stones in two searches. After the turn's first stone the
+mover places again, so the check there is whether some second stone (among the cells that
+can meet the opponent's VCF, `second_stone_holds`) leaves the opponent without a win; a
+first stone none of whose second stones holds is proven lost like a move above. At the
+second stone the opponent moves next and the check is the one above.
 
 Every claim rests on a proof, as in the tree (`pipeline.search.forced`), so a budget that
 runs out only lets a move through."""
@@ -19,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.games.kernels import apply_unchecked, legal_mask
-from pipeline.games.layout import WINNER
+from pipeline.games.layout import BOARD, TO_MOVE, WINNER
 from pipeline.search.forced import LOSS, OPEN, WIN, tactical_verdict_into
 from pipeline.search.tree import (
     ACTION,
@@ -34,10 +41,13 @@ from pipeline.search.tree import (
     prove_move,
 )
 
+SECOND_TRIES = 64  # second stones the guard checks after a first one at most
+
 
 @njit(cache=True, nogil=True)
 def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_depth, table, null_table, pv, sc, tries):
-    """Check game g's most visited root moves in turn (at most `tries`) until one leaves the
+    """Check game g's most visited root moves in turn (at most `tries`, or every child once
+    the root's verdict has narrowed them) until one leaves the
     opponent without a win found within `budget` nodes; mark each refuted one a proven loss.
     The first refuted move means the opponent threatens: the root's own verdict at the
     same budget then narrows the moves to those its proofs leave standing, as an expansion
@@ -50,7 +60,9 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
         return 0
     refuted = 0
     narrowed = False
-    for _ in range(tries):
+    left = tries
+    while left > 0:
+        left -= 1
         best = -1
         for j in range(first, first + count):
             if node_int[g, j, TERMINAL] != 0:
@@ -76,13 +88,23 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
             return refuted
         legal_mask(work, mask)
         verdict, _ = tactical_verdict_into(work, mask, mode, budget, max_depth, table, null_table, pv, sc)
-        if verdict != WIN:
+        if work[TO_MOVE] == root[TO_MOVE]:
+            # Connect6, the turn's first stone: our move again. The stone is lost when no
+            # second stone leaves the opponent without a win.
+            if verdict == WIN or (
+                verdict == OPEN and second_stone_holds(work, mask, mode, budget, max_depth, table, null_table, pv, sc)
+            ):
+                return refuted
+        elif verdict != WIN:
             return refuted
         # Lost for the root's player, who moves into it (the root itself stays open).
         prove_move(node_int, node_float, g, 0, node_int[g, best, ACTION], -SOLVED_WIN, False)
         refuted += 1
         if not narrowed:
             narrowed = True
+            # The moves left are those that can meet the threat: each is worth a look
+            # (in Connect6 one second stone in forty may hold).
+            left = max(left, count)
             work[:] = root
             legal_mask(work, mask)
             verdict, win = tactical_verdict_into(work, mask, mode, budget, max_depth, table, null_table, pv, sc)
@@ -97,6 +119,40 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
                         prove_move(node_int, node_float, g, 0, node_int[g, j, ACTION], -SOLVED_WIN, False)
                         refuted += 1
     return refuted
+
+
+@njit(cache=True, nogil=True)
+def second_stone_holds(first, mask, mode, budget, max_depth, table, null_table, pv, sc, tries=SECOND_TRIES):
+    """Connect6: after the turn's first stone (`first`, the mover to place one more),
+    whether some second stone among `mask` (the verdict's: the cells that can meet the
+    opponent's VCF, every empty cell when it has none) leaves the opponent without a win
+    found within `budget` nodes. More than `tries` candidates all refuted counts as a
+    hold: a budget that runs out only lets a move through."""
+    cells = mask.shape[0]
+    narrowed = 0
+    for b in range(cells):
+        if first[b + BOARD] == 0 and not mask[b]:
+            narrowed += 1
+    if narrowed == 0:
+        return True  # no threat to meet: any second stone holds
+    after = np.empty_like(first)
+    reply = np.empty_like(mask)
+    tried = 0
+    for b in range(cells):
+        if not mask[b]:
+            continue
+        tried += 1
+        if tried > tries:
+            return True
+        after[:] = first
+        apply_unchecked(after, b)
+        if after[WINNER] >= 0:
+            return True
+        legal_mask(after, reply)
+        verdict, _ = tactical_verdict_into(after, reply, mode, budget, max_depth, table, null_table, pv, sc)
+        if verdict != WIN:
+            return True
+    return False
 
 
 def guarded_visits(visits: np.ndarray, tree: Tree, g: int) -> np.ndarray:

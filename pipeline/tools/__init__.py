@@ -14,6 +14,9 @@ command that reproduces the figure.
 - `bench_tactics`: the threat solvers on the suite and on random middle games: solved,
   ms a call, nodes/s ("tactics for the k-in-a-row games")
       python -m pipeline.tools.bench_tactics --random 60
+- `c6_no_blunder`: Connect6 turns that leave the opponent a VCF, on 1,000 positions where
+  passing loses and some turn does not, tactics on and off ("the Connect6 defence")
+      python -m pipeline.tools.c6_no_blunder --suite tests/tactics/connect6_defence.txt
 - `classical_ladder`: `classical:d+1` against `classical:d`, seconds a move (the same
   section: the classical yardstick)
       python -m pipeline.tools.classical_ladder --games 40 --depths 1 2 3 4 \\
@@ -75,6 +78,7 @@ the pipeline imports them.
 
 TOOLS = (
     "bench_tactics",
+    "c6_no_blunder",
     "classical_ladder",
     "compare_runs",
     "hex_middle_game",

@@ -145,6 +145,16 @@ def test_no_blunder(capsys):
     assert lines_matching(out, r"all 2 positions: tactics vcf: \d+ blunders \(\d+ unavoidable\); tactics off: .*")
 
 
+def test_c6_no_blunder(capsys, tmp_path):
+    suite = tmp_path / "defence.txt"
+    run(capsys, "c6_no_blunder", *("--count", "3", "--write", str(suite)))
+    lines = [line for line in suite.read_text().splitlines() if not line.startswith("#")]
+    assert len(lines) == 3 and all(line.startswith("connect6:19 | ") for line in lines)
+    total, out = run(capsys, "c6_no_blunder", *("--suite", str(suite), "--simulations", "16"))
+    assert set(total) == {"vcf", "off"}
+    assert len(lines_matching(out, r"tactics (vcf|off): \d+ of 3 turns leave the opponent a VCF; .* s a position")) == 2
+
+
 def test_opening_prior(capsys):
     (prior, value), out = run(capsys, "opening_prior", GOMOKU_8, "gomoku:8")
     assert prior.shape == value.shape == (8, 8)
