@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import pkgutil
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
 
@@ -246,6 +248,27 @@ def warm_up(specs: tuple[str, ...] = SPECS, log: Callable[[str], None] = print) 
     return failed
 
 
+MANIFEST = "warmed.json"
+
+
+def cache_listing(cache: Path) -> dict[str, list[int]]:
+    """Every file of a numba cache folder (the manifest aside): size and modification time."""
+    out = {}
+    for path in sorted(cache.rglob("*")):
+        if path.is_file() and path.name != MANIFEST:
+            stat = path.stat()
+            out[str(path.relative_to(cache))] = [stat.st_size, stat.st_mtime_ns]
+    return out
+
+
+def write_manifest(cache: Path) -> None:
+    """The cache's files as the warm-up left them: a later check can tell whether anything
+    was compiled into the folder since (tests/integration/test_warmup.py then need not
+    warm an empty cache again)."""
+    if cache.is_dir():
+        (cache / MANIFEST).write_text(json.dumps(cache_listing(cache)))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.bench.warmup", description=__doc__.split("\n")[0])
     parser.add_argument("--quiet", action="store_true", help="only the summary line")
@@ -270,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         f"(cache: {os.environ.get('NUMBA_CACHE_DIR', '?')})",
         flush=True,
     )
+    if not failed:
+        write_manifest(Path(os.environ.get("NUMBA_CACHE_DIR", ".")))
     for line in failed:
         print(f"numba warm-up: a step failed (its kernels may be compiled on first use): {line}", file=sys.stderr)
     if args.unused:
