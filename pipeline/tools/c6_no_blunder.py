@@ -4,7 +4,9 @@ the opponent would win by one if the mover passed (so a turn away from the threa
 and some turn leaves the opponent none (found by trying turns: the first stone among the
 opponent's proof-tree cells, the second among those after it). Each is searched for both
 stones at 200 simulations, tactics on and, for contrast, off; a blunder is a turn after
-which the opponent has a VCF within the check's budget (RESULTS.md, "the Connect6 defence").
+which the opponent has a VCF within the check's budget (RESULTS.md, "the Connect6 defence"),
+counted apart when the VCF is within the root guard's budget (`search.tactics_root_nodes`:
+the most nodes the search gives one solver call, so a deeper VCF is one it cannot see).
 
     python -m pipeline.tools.c6_no_blunder --count 1000            # build, then search
     python -m pipeline.tools.c6_no_blunder --write tests/tactics/connect6_defence.txt
@@ -185,17 +187,26 @@ def chosen_turns(states: list[GameState], config: SearchConfig, evaluator: Evalu
 
 
 def blunders(
-    states: list[GameState], mode: str, simulations: int, check_budget: int, evaluator: Evaluator | None = None
-) -> tuple[list[int], float]:
-    """Indices of the positions where the search's turn leaves the opponent a VCF, and
-    the seconds of search a position."""
+    states: list[GameState],
+    mode: str,
+    simulations: int,
+    check_budget: int,
+    evaluator: Evaluator | None = None,
+    root_budget: int | None = None,
+) -> tuple[list[int], list[int], float]:
+    """Indices of the positions where the search's turn leaves the opponent a VCF within
+    `check_budget` nodes, those of them where it does within the root guard's budget
+    (`search.tactics_root_nodes`, the most the search itself looks), and the seconds of
+    search a position."""
     spec = states[0].spec
     config = SearchConfig().model_copy(update={"simulations": simulations, "tactics": mode})
+    root_budget = config.tactics_root_nodes if root_budget is None else root_budget
     t0 = time.perf_counter()
     turns = chosen_turns(states, config, evaluator or UniformEvaluator(spec.num_actions))
     seconds = (time.perf_counter() - t0) / max(len(states), 1)
     lost = [i for i, (s, t) in enumerate(zip(states, turns, strict=True)) if leaves_vcf(s, t, check_budget)]
-    return lost, seconds
+    seen = [i for i in lost if leaves_vcf(states[i], turns[i], min(root_budget, check_budget))]
+    return lost, seen, seconds
 
 
 def main(argv: list[str] | None = None) -> dict[str, int]:
@@ -224,10 +235,11 @@ def main(argv: list[str] | None = None) -> dict[str, int]:
         states = [s for s, _ in rows]
     result = {}
     for mode in ["vcf"] if args.no_off else ["vcf", "off"]:
-        lost, seconds = blunders(states, mode, args.simulations, args.budget)
+        lost, seen, seconds = blunders(states, mode, args.simulations, args.budget)
         result[mode] = len(lost)
         told = f"{len(lost)} of {len(states)} turns leave the opponent a VCF"
-        print(f"tactics {mode:>3}: {told}; {seconds:.2f} s a position")
+        root = SearchConfig().tactics_root_nodes
+        print(f"tactics {mode:>3}: {told} ({len(seen)} within the root's {root} nodes); {seconds:.2f} s a position")
         for i in lost[:10] if mode != "off" else lost[:3]:
             print("    " + " ".join(states[i].spec.action_name(a) for a in states[i].history))
     return result

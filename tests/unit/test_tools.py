@@ -152,7 +152,16 @@ def test_c6_no_blunder(capsys, tmp_path):
     assert len(lines) == 3 and all(line.startswith("connect6:19 | ") for line in lines)
     total, out = run(capsys, "c6_no_blunder", *("--suite", str(suite), "--simulations", "16"))
     assert set(total) == {"vcf", "off"}
-    assert len(lines_matching(out, r"tactics (vcf|off): \d+ of 3 turns leave the opponent a VCF; .* s a position")) == 2
+    assert (
+        len(
+            lines_matching(
+                out,
+                r"tactics (vcf|off): \d+ of 3 turns leave the opponent a VCF "
+                r"\(\d+ within the root's \d+ nodes\); .* s a position",
+            )
+        )
+        == 2
+    )
 
 
 def test_opening_prior(capsys):
