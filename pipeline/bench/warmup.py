@@ -26,6 +26,7 @@ import importlib
 import json
 import os
 import pkgutil
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -261,12 +262,31 @@ def cache_listing(cache: Path) -> dict[str, list[int]]:
     return out
 
 
-def write_manifest(cache: Path) -> None:
-    """The cache's files as the warm-up left them: a later check can tell whether anything
-    was compiled into the folder since (tests/integration/test_warmup.py then need not
-    warm an empty cache again)."""
-    if cache.is_dir():
-        (cache / MANIFEST).write_text(json.dumps(cache_listing(cache)))
+def snapshot_path(cache: Path) -> Path:
+    """Where the warm-up keeps a copy of the cache as it left it: beside the cache folder."""
+    return cache.with_name(cache.name + ".warmed")
+
+
+def write_snapshot(cache: Path) -> None:
+    """The cache as the warm-up left it, kept beside it as hard links (numba writes a cache
+    file anew and renames it over the old, so a link keeps the warm-up's version when a
+    later process compiles more into the cache), with a manifest of sizes and times that
+    tells whether the copy is intact. tests/integration/test_warmup.py probes a copy of it
+    instead of warming an empty cache again."""
+    if not cache.is_dir():
+        return
+    snapshot = snapshot_path(cache)
+    shutil.rmtree(snapshot, ignore_errors=True)
+    for path in cache.rglob("*"):
+        if path.is_file() and path.name != MANIFEST:
+            target = snapshot / path.relative_to(cache)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.link(path, target)
+            except OSError:  # another file system, or no hard links: a copy
+                shutil.copy2(path, target)
+    if snapshot.is_dir():
+        (snapshot / MANIFEST).write_text(json.dumps(cache_listing(snapshot)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -294,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     if not failed:
-        write_manifest(Path(os.environ.get("NUMBA_CACHE_DIR", ".")))
+        write_snapshot(Path(os.environ.get("NUMBA_CACHE_DIR", ".")))
     for line in failed:
         print(f"numba warm-up: a step failed (its kernels may be compiled on first use): {line}", file=sys.stderr)
     if args.unused:

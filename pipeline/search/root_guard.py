@@ -40,6 +40,7 @@ from pipeline.search.tree import (
     Tree,
     prove_move,
 )
+from pipeline.tactics.lines.vcf import vcf_into
 
 SECOND_TRIES = 64  # second stones the guard checks after a first one at most
 
@@ -91,9 +92,7 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
         if work[TO_MOVE] == root[TO_MOVE]:
             # Connect6, the turn's first stone: our move again. The stone is lost when no
             # second stone leaves the opponent without a win.
-            if verdict == WIN or (
-                verdict == OPEN and second_stone_holds(work, mask, mode, budget, max_depth, table, null_table, pv, sc)
-            ):
+            if verdict == WIN or (verdict == OPEN and second_stone_holds(work, mask, budget, max_depth, table, pv, sc)):
                 return refuted
         elif verdict != WIN:
             return refuted
@@ -122,7 +121,7 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
 
 
 @njit(cache=True, nogil=True)
-def second_stone_holds(first, mask, mode, budget, max_depth, table, null_table, pv, sc, tries=SECOND_TRIES):
+def second_stone_holds(first, mask, budget, max_depth, table, pv, sc, tries=SECOND_TRIES):
     """Connect6: after the turn's first stone (`first`, the mover to place one more),
     whether some second stone among `mask` (the verdict's: the cells that can meet the
     opponent's VCF, every empty cell when it has none) leaves the opponent without a win
@@ -136,7 +135,6 @@ def second_stone_holds(first, mask, mode, budget, max_depth, table, null_table, 
     if narrowed == 0:
         return True  # no threat to meet: any second stone holds
     after = np.empty_like(first)
-    reply = np.empty_like(mask)
     tried = 0
     for b in range(cells):
         if not mask[b]:
@@ -148,9 +146,10 @@ def second_stone_holds(first, mask, mode, budget, max_depth, table, null_table, 
         apply_unchecked(after, b)
         if after[WINNER] >= 0:
             return True
-        legal_mask(after, reply)
-        verdict, _ = tactical_verdict_into(after, reply, mode, budget, max_depth, table, null_table, pv, sc)
-        if verdict != WIN:
+        # The opponent to move: only its own VCF matters here (one solver call, not a
+        # whole verdict with its defence zone).
+        found, _, _ = vcf_into(after, budget, max_depth, table, pv, sc)
+        if found != 1:
             return True
     return False
 

@@ -53,20 +53,21 @@ def saved(out: subprocess.CompletedProcess[str]) -> list[str]:
 
 def warmed_cache(tmp_path) -> Path:
     """A cache as the warm-up leaves it. `make install` has just warmed this process's
-    cache folder: when nothing was compiled into it since (its files are those of the
-    warm-up's manifest), a copy of it; else the warm-up runs again into an empty folder,
-    as a fresh clone's first `make install` does (about four minutes on 2 cores)."""
-    from pipeline.bench.warmup import MANIFEST, cache_listing
+    cache folder and kept a snapshot of it (`warmup.write_snapshot`): when the snapshot is
+    intact, a copy of it (the kernels the tests compiled into the cache since are not in
+    it); else the warm-up runs again into an empty folder, as a fresh clone's first
+    `make install` does (four to eight minutes on 2 cores)."""
+    from pipeline.bench.warmup import MANIFEST, cache_listing, snapshot_path
 
-    installed = Path(os.environ["NUMBA_CACHE_DIR"])
-    manifest = installed / MANIFEST
-    if manifest.is_file() and json.loads(manifest.read_text()) == cache_listing(installed):
-        shutil.copytree(installed, tmp_path / "numba-cache")
-        return tmp_path / "numba-cache"
-    cache = tmp_path / "numba-cache"  # empty: a fresh clone's first `make install`
+    snapshot = snapshot_path(Path(os.environ["NUMBA_CACHE_DIR"]))
+    manifest = snapshot / MANIFEST
+    cache = tmp_path / "numba-cache"
+    if manifest.is_file() and json.loads(manifest.read_text()) == cache_listing(snapshot):
+        shutil.copytree(snapshot, cache)
+        return cache
     warm = run([sys.executable, "-m", "pipeline.bench.warmup", "--quiet"], cache, timeout=1500)
     assert saved(warm), "the warm-up compiled nothing into an empty cache"
-    assert (cache / MANIFEST).is_file()
+    assert (snapshot_path(cache) / MANIFEST).is_file()
     return cache
 
 
