@@ -334,7 +334,7 @@ def c6_own_threat_cells(s, zone):
     """Connect6: add to `zone` the empty cells where the mover makes a threat of its own
     with the stones it has left in its turn (six-windows with at least 4 - left of its
     stones and none of the opponent's), which the attacker must answer before its proof
-    goes on. Returns how many cells `zone` then marks."""
+    goes on."""
     h = s[HEIGHT]
     w = s[WIDTH]
     me = s[TO_MOVE]
@@ -363,11 +363,6 @@ def c6_own_threat_cells(s, zone):
                         cell = (r0 + i * dr) * w + c0 + i * dc
                         if s[BOARD + cell] == 0:
                             zone[cell] = True
-    count = 0
-    for a in range(h * w):
-        if zone[a]:
-            count += 1
-    return count
 
 
 @njit(cache=True, nogil=True)

@@ -40,6 +40,7 @@ from pipeline.search.tree import (
     Tree,
     prove_move,
 )
+from pipeline.tactics.lines.scratch import PROBE
 from pipeline.tactics.lines.vcf import vcf_into
 
 SECOND_TRIES = 64  # second stones the guard checks after a first one at most
@@ -134,7 +135,7 @@ def second_stone_holds(first, mask, budget, max_depth, table, pv, sc, tries=SECO
             narrowed += 1
     if narrowed == 0:
         return True  # no threat to meet: any second stone holds
-    after = np.empty_like(first)
+    after = sc.states[PROBE]  # the verdict's probe row: `vcf_into` below leaves it alone
     tried = 0
     for b in range(cells):
         if not mask[b]:

@@ -26,11 +26,11 @@ import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.search.evaluator import Evaluator, UniformEvaluator
-from pipeline.search.mcts import BatchedMCTS, SearchConfig
+from pipeline.search.mcts import SearchConfig
 from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf
+from pipeline.tools.no_blunder import chosen_moves
 
 SPEC = "connect6:19"
-CHUNK = 50  # positions searched in lockstep
 HEADER = """# Connect6 19x19 defence positions (issue 39): spec | moves in play order | a turn that leaves no VCF
 # Start-of-turn positions (two stones to place) of random games played near the stones on the board: the
 # mover has no VCF within {budget} nodes, the opponent has one if the mover passes, and the turn after the
@@ -50,22 +50,15 @@ def leaves_vcf(state: GameState, turn: tuple[int, ...], budget: int) -> bool:
     return solve_vcf(after, budget=budget) is not None
 
 
-def empty(state: GameState, cells: np.ndarray) -> np.ndarray:
-    """The empty cells among `cells` (a proof that wins at once marks its six's whole
-    window)."""
-    return cells[state.legal_mask()[cells]]
-
-
 def safe_turn(state: GameState, budget: int, tries: int = 400) -> tuple[int, int] | None:
     """A turn after which the opponent has no VCF within `budget` nodes, tried with its
     first stone on the opponent's proof-tree cells (where every refutation that is not a
     threat of the mover's own has a stone) and its second on those left after the first."""
-    for a in empty(state, solve_opponent_vcf(state, budget=budget)[1])[:40]:
+    for a in solve_opponent_vcf(state, budget=budget)[1][:40]:
         mid = state.copy().apply(int(a))
         if mid.is_terminal:
             return (int(a), -1)
         proof, second = solve_opponent_vcf(mid, budget=budget)
-        second = empty(mid, second)
         if proof is None:
             # Nothing more to meet: any second stone nearby; try the first few.
             second = np.flatnonzero(mid.legal_mask())
@@ -161,29 +154,13 @@ def load(path: Path) -> list[GameState]:
 
 def chosen_turns(states: list[GameState], config: SearchConfig, evaluator: Evaluator) -> list[tuple[int, int]]:
     """Both stones of the turn the search (no noise) plays in each position: one search a
-    stone, the second from the position after the first."""
+    stone, the second from the position after the first (-1 when the first ended the game)."""
     spec = states[0].spec
-    turns: list[tuple[int, int]] = []
-    for start in range(0, len(states), CHUNK):
-        chunk = [s.copy() for s in states[start : start + CHUNK]]
-        first: list[int] = []
-        for stone in range(2):
-            live = [g for g, s in enumerate(chunk) if not s.is_terminal]
-            search = BatchedMCTS(spec, max(len(live), 1), config)
-            for i, g in enumerate(live):
-                search.reset(i, chunk[g].array.copy())
-            if live:
-                search.search(evaluator, noise=False)
-            played = {g: search.tree.best_action(i) for i, g in enumerate(live)}
-            for g, s in enumerate(chunk):
-                a = played.get(g, -1)
-                if a >= 0:
-                    s.apply(a)
-                if stone == 0:
-                    first.append(a)
-                else:
-                    turns.append((first[g], a))
-    return turns
+    first = chosen_moves(spec, states, config, evaluator)
+    mids = [s.copy().apply(a) for s, a in zip(states, first, strict=True)]
+    live = [i for i, m in enumerate(mids) if not m.is_terminal]
+    second = dict(zip(live, chosen_moves(spec, [mids[i] for i in live], config, evaluator), strict=True))
+    return [(a, second.get(i, -1)) for i, a in enumerate(first)]
 
 
 def blunders(

@@ -87,6 +87,8 @@ def solve_opponent_vcf(
     table = new_table() if table is None else table
     pv = np.zeros(PV_CAPACITY, dtype=np.int64)
     found, length, nodes = opponent_vcf(state.array, np.int64(budget), np.int64(depth), table, pv, cells)
+    # Only where a stone can go: a proof that wins at once marks its six's whole window.
+    cells &= state.legal_mask()
     if found != 1:
         return None, np.flatnonzero(cells)
     return Proof(1 - state.current_player, [int(a) for a in pv[:length]], int(nodes)), np.flatnonzero(cells)
