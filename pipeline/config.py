@@ -19,7 +19,7 @@ from pipeline.nets.resnet import NetSpec
 from pipeline.players.classical import MAX_DEPTH, check_game
 from pipeline.players.engines import EngineConfig
 from pipeline.selfplay.play import SelfPlayConfig
-from pipeline.training.loop import TrainConfig
+from pipeline.training.config import TrainConfig
 
 
 class ParamsError(ValueError):

@@ -250,7 +250,8 @@ def bench_training(
 
     from pipeline.nets.evaluator import NetEvaluator
     from pipeline.nets.resnet import PolicyValueNet
-    from pipeline.training.module import OptimConfig, PolicyValueModule
+    from pipeline.training.config import OptimConfig
+    from pipeline.training.module import PolicyValueModule
 
     base = net or NetSpec()
     if threads:

@@ -7,50 +7,21 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import lightning as L
 import torch
 from lightning.pytorch.loggers import MLFlowLogger
-from pydantic import Field
 
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import file_hash, load_checkpoint, load_optimizer_state, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.runtime import interrupt
 from pipeline.runtime.tracking import artifact_root, experiment_name, tracking_env_kept
+from pipeline.training.config import TrainConfig
 from pipeline.training.data import ReplayDataModule
-from pipeline.training.module import OptimConfig, PolicyValueModule
+from pipeline.training.module import PolicyValueModule
 from pipeline.training.progress import TrainProgress
-
-
-class TrainConfig(OptimConfig):
-    """The `train` section of params.yaml: it lives with the training it configures, so
-    training a net depends on nothing but nets (params.yaml gathers every section)."""
-
-    steps: int = Field(300, ge=1, description="optimiser steps per iteration")
-    batch_size: int = Field(256, ge=1)
-    window: int = Field(4, ge=1, description="generations of replay to train on")
-    augment: bool = True
-    value_discount: float = Field(
-        1.0,
-        gt=0,
-        le=1,
-        description="the value target is the result times this per move still to play (1: the plain result); "
-        "below 1 a quicker win is worth more, so among won positions the net learns which win sooner",
-    )
-    seed: int = 0
-    threads: int | None = Field(None, ge=1, description="torch threads (None: torch's default)")
-    device: Literal["auto", "cpu", "cuda"] = Field("auto", description="auto: a CUDA GPU when torch sees one")
-    precision: Literal["auto", "32-true", "bf16-mixed", "16-mixed"] = Field(
-        "auto", description="Lightning precision; auto: bf16-mixed (or 16-mixed) on a GPU, 32-true on the CPU"
-    )
-    skip_corrupt: bool = Field(False, description="leave corrupt shards out (named in the log) instead of failing")
-    init_from: str | None = Field(
-        None,
-        description="curriculum: generation 0 takes its weights from this checkpoint of the same game "
-        "(another board size or rules; the trunk at least, every weight when both nets are size-free)",
-    )
 
 
 @dataclass

@@ -5,26 +5,12 @@ optimiser has no weight decay), so the logged loss is exactly what is optimised.
 
 from __future__ import annotations
 
-from typing import Literal
-
 import lightning as L
 import torch
 import torch.nn.functional as F
-from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.nets.resnet import PolicyValueNet
-
-
-class OptimConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    optimizer: Literal["adam", "sgd"] = "adam"
-    lr: float = Field(1e-3, gt=0)
-    momentum: float = Field(0.9, ge=0, lt=1, description="SGD only")
-    schedule: Literal["constant", "cosine", "step"] = "constant"
-    step_every: int = Field(1000, ge=1, description="step schedule: steps between decays")
-    step_gamma: float = Field(0.1, gt=0, le=1)
-    l2: float = Field(1e-4, ge=0, description="c in the loss")
+from pipeline.training.config import OptimConfig
 
 
 def l2_term(net: torch.nn.Module) -> torch.Tensor:
