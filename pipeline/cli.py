@@ -366,8 +366,17 @@ def openings(
         int | None, typer.Option(help="cells from the centre the stones may lie (default 3; Hex: the whole board)")
     ] = None,
     seed: Annotated[int, typer.Option()] = 0,
+    played_simulations: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="also play each opening within the bound out, champion against itself with each seat, at this "
+            "search, and keep as many black won as white won (0: the value alone)",
+        ),
+    ] = 0,
 ) -> None:
     """Build a balanced opening suite with a champion's deep search."""
+    import itertools
     import time
 
     from pipeline.match.evaluation import model_spec
@@ -379,11 +388,18 @@ def openings(
     try:
         spec = model_spec(model, board)
         player = make_player(str(model), spec, play_search(spec, simulations))
+        players = None
+        if played_simulations:
+            players = tuple(
+                make_player(str(model), spec, play_search(spec, played_simulations), name=name)
+                for name in ("champion", "twin")
+            )
     except (CheckpointError, ValueError) as exc:
         raise fail(str(exc)) from None
     if radius is None and spec.game != "hex":
         radius = 3
     start = time.time()
+    ended = itertools.count(1)
     with err.status(f"searching {candidates} candidate openings of {spec} at {simulations} simulations") as status:
         suite, pool = build_suite(
             spec,
@@ -395,13 +411,25 @@ def openings(
             radius,
             seed,
             on_batch=lambda n: status.update(f"{n}/{candidates} openings searched"),
+            players=players,
+            on_game=lambda r: status.update(f"played out: {next(ended)} games ended"),
         )
     target = out or suite_path(spec)
     command = f"zero openings --model {model}" + (f" --board {board}" if board else "")
     command += f" --simulations {simulations} --candidates {candidates} --count {count} --bound {bound}"
+    if played_simulations:
+        command += f" --played-simulations {played_simulations}"
     header = [
         f"Balanced openings for {spec}: {len(suite)} of {len(pool)} candidates within {bound} of even "
         f"after {simulations} simulations of {model.name} (the root value for the side to move)",
+        *(
+            [
+                f"then played out by {model.name} against itself with each seat at {played_simulations} simulations: "
+                "as many openings black won as white won are kept, and every split one"
+            ]
+            if played_simulations
+            else []
+        ),
         f"built by: {command}",
         "each opening is played once with each colour",
     ]

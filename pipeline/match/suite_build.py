@@ -3,6 +3,14 @@ drawn over the board's centre, one of each symmetry class, each searched deeply 
 champion; those it values within `bound` of even are kept, the most even first, with the
 value written beside each line so anyone can check it.
 
+A value near even does not make a game near even: a net that attacks better than it
+defends converts black's openings its value calls even (issue 38: 0.70 for black over a
+value-only suite). With `played_simulations`, each opening within the bound is also played
+out by the champion against itself, once with each seat, at that search; the suite then
+keeps as many openings black won as white won (and every split one), so the played outcome
+is even where the value is. Measure the result at another setting than the one it was
+chosen at, or the figure only repeats the choice.
+
 The stones of an opening alternate colours as the rules give them (Connect6: black one,
 then white two), all within `radius` cells of the centre; Hex with swap opens with one
 stone anywhere (the second player then decides whether to swap, so the suite keeps the
@@ -24,6 +32,7 @@ from pipeline.players.base import Player
 class Candidate:
     moves: list[int]
     value: float = 0.0  # the search's root value for the side to move after the opening
+    black_score: float | None = None  # black's mean score when the champion played it out, if it did
 
 
 def default_stones(spec: GameSpec) -> int:
@@ -114,6 +123,38 @@ def pick_balanced(candidates: list[Candidate], count: int, bound: float) -> list
     return kept[:count]
 
 
+def play_candidates(
+    spec: GameSpec, player: Player, twin: Player, candidates: list[Candidate], seed: int, on_game=None
+) -> None:
+    """Each candidate played out twice by `player` against `twin` (the same net: one game
+    with each seat), all in lockstep; black's mean score kept per candidate."""
+    from pipeline.match.arena import play_lockstep
+
+    if not candidates:
+        return
+    records = play_lockstep(spec, player, twin, [c.moves for c in candidates], seed, on_game_end=on_game)
+    for i, c in enumerate(candidates):
+        pair = [r for r in records if r.index // 2 == i]
+        c.black_score = float(np.mean([r.score if r.player_first else 1.0 - r.score for r in pair]))
+
+
+def pick_by_outcome(candidates: list[Candidate], count: int, bound: float) -> list[Candidate]:
+    """The played candidates within `bound`: every one split between the colours, and as many
+    black won as white won (the most even values of each side first), at most `count`, the
+    suite's black score over the played games even by construction."""
+    kept = sorted(
+        (c for c in candidates if abs(c.value) <= bound and c.black_score is not None), key=lambda c: abs(c.value)
+    )
+    split = [c for c in kept if c.black_score == 0.5]
+    black = [c for c in kept if c.black_score > 0.5]
+    white = [c for c in kept if c.black_score < 0.5]
+    sides = max(0, min(len(black), len(white), (count - len(split)) // 2))
+    if sides == 0 and len(split) > count:
+        split = split[:count]
+    chosen = split + black[:sides] + white[:sides]
+    return sorted(chosen, key=lambda c: abs(c.value))
+
+
 def build_suite(
     spec: GameSpec,
     player: Player,
@@ -124,11 +165,24 @@ def build_suite(
     radius: int | None = 3,
     seed: int = 0,
     on_batch: Callable[[int], None] | None = None,
+    players: tuple[Player, Player] | None = None,
+    on_game: Callable | None = None,
 ) -> tuple[Suite, list[Candidate]]:
-    """(the suite, every candidate with its value)."""
+    """(the suite, every candidate with its value). With `players` (the champion and its
+    twin at the playing search), the openings within `bound` are played out and chosen by
+    outcome (`pick_by_outcome`)."""
     rng = np.random.default_rng(seed)
     pool = draw_candidates(spec, candidates, stones or default_stones(spec), radius, rng)
     value_candidates(spec, player, pool, seed, on_batch=on_batch)
-    chosen = pick_balanced(pool, count, bound)
-    notes = [f"value {c.value:+.3f} for the side to move" for c in chosen]
+    if players is None:
+        chosen = pick_balanced(pool, count, bound)
+    else:
+        within = [c for c in pool if abs(c.value) <= bound]
+        play_candidates(spec, *players, within, seed, on_game=on_game)
+        chosen = pick_by_outcome(pool, count, bound)
+    notes = [
+        f"value {c.value:+.3f} for the side to move"
+        + ("" if c.black_score is None else f"; black scored {c.black_score:.1f} played out")
+        for c in chosen
+    ]
     return Suite(spec, [c.moves for c in chosen], None, notes), pool

@@ -169,6 +169,21 @@ def test_symmetric_openings_are_one_candidate_and_the_balanced_are_kept():
     assert [c.moves for c in pick_balanced(pool, 5, 0.15)] == [[2], [3]]
 
 
+def test_a_suite_chosen_by_outcome_keeps_as_many_black_wins_as_white_wins():
+    from pipeline.match.suite_build import Candidate, pick_by_outcome
+
+    def c(n, value, black):
+        return Candidate([n], value, black)
+
+    pool = [c(1, 0.01, 1.0), c(2, 0.02, 1.0), c(3, -0.03, 1.0), c(4, 0.04, 0.0), c(5, 0.3, 0.0), c(6, 0.05, 0.5)]
+    pool.append(Candidate([7], 0.0))  # never played: not chosen
+    chosen = pick_by_outcome(pool, 10, 0.15)
+    # 5 lies outside the bound; one white win (4) admits one black win, the most even (1).
+    assert [x.moves for x in chosen] == [[1], [4], [6]]
+    assert sum(x.black_score for x in chosen) / len(chosen) == 0.5
+    assert [x.moves for x in pick_by_outcome(pool, 1, 0.15)] == [[6]]
+
+
 def test_zero_openings_writes_a_suite_a_match_can_play(tmp_path):
     from typer.testing import CliRunner
 
