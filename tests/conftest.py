@@ -1,7 +1,11 @@
 import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -50,6 +54,63 @@ def isolated_prefect(tmp_path_factory):
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+@pytest.fixture(scope="session")
+def shared_prefect_server(tmp_path_factory, isolated_prefect):
+    """One Prefect server (loopback, no services, no UI) for a worker's integration tests,
+    its API exported in PREFECT_API_URL: a `zero stage selfplay` or `zero iterate` would
+    otherwise start Prefect's temporary server in each process (10-15 s of a 2-core
+    machine, a third of a tiny stage). The server has its own home, so no temporary server
+    a test still starts (a test that pops PREFECT_API_URL) shares its database."""
+    home = tmp_path_factory.mktemp("prefect-server-home")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    api = f"http://127.0.0.1:{port}/api"
+    cmd = [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)]
+    server_env = env() | {"PREFECT_HOME": str(home)}
+    server_env.pop("PREFECT_API_URL", None)
+    with (home / "server.log").open("w") as log:
+        proc = subprocess.Popen(
+            [*cmd, "--no-services", "--no-ui"],
+            env=server_env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                with urllib.request.urlopen(f"{api}/health", timeout=5) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            assert proc.poll() is None, (home / "server.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "the shared Prefect server did not start in 180 s"
+            time.sleep(0.2)
+        os.environ["PREFECT_API_URL"] = api
+        yield api
+    finally:
+        os.environ.pop("PREFECT_API_URL", None)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+@pytest.fixture(autouse=True)
+def prefect_api_for_integration_tests(request):
+    """Integration tests talk to the worker's shared Prefect server (started at the first
+    one); unit tests start none."""
+    if request.node.get_closest_marker("integration"):
+        request.getfixturevalue("shared_prefect_server")
+    yield
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -33,10 +33,14 @@ SELFPLAY["selfplay"].update({"games": 36, "tasks": 6, "workers": 2, "parallel_ga
 class Run:
     """A command in its own session (its own process group), output to files."""
 
-    def __init__(self, cmd: list[str], cwd: Path, tmp: Path):
+    def __init__(self, cmd: list[str], cwd: Path, tmp: Path, temporary_prefect: bool = False):
+        """`temporary_prefect`: the command starts Prefect's temporary server itself (as a
+        user's does), not the tests' shared one, so a stop must take that server down too."""
         self.out, self.err = tmp / "stdout.txt", tmp / "stderr.txt"
         e = env()
         e["ZERO_PROGRESS_SECONDS"] = "1"
+        if temporary_prefect:
+            e.pop("PREFECT_API_URL", None)
         with self.out.open("w") as out, self.err.open("w") as err:
             self.proc = subprocess.Popen(cmd, cwd=cwd, env=e, stdout=out, stderr=err, start_new_session=True)
 
@@ -102,7 +106,7 @@ def test_selfplay_stops_keeps_finished_games_and_resumes_to_the_exact_count(tmp_
     ws = make_workspace(tmp_path / "ws", params=SELFPLAY)
     sh([ZERO, "init"], ws)
     cmd = [DVC, "repro", "selfplay"] if tool == "dvc" else [ZERO, "stage", "selfplay"]
-    run = Run(cmd, ws, tmp_path)
+    run = Run(cmd, ws, tmp_path, temporary_prefect=True)
     run.wait_for(lambda: games_kept(ws) >= 7)  # more than a task's games
     seconds = run.signal_group(sig)
     # DVC reports its stage's failure with its own status; the stage's line is above it.
