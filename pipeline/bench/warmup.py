@@ -262,6 +262,29 @@ def cache_listing(cache: Path) -> dict[str, list[int]]:
     return out
 
 
+def source_stamps() -> dict[str, list[int]]:
+    """Size and modification time of every module of the package: numba keys a cached
+    kernel on its file's stamp, so a snapshot taken before an edit (or a checkout) no
+    longer says what a warm-up leaves."""
+    root = Path(__file__).resolve().parents[1]
+    out = {}
+    for path in sorted(root.rglob("*.py")):
+        stat = path.stat()
+        out[str(path.relative_to(root))] = [stat.st_size, stat.st_mtime_ns]
+    return out
+
+
+def snapshot_manifest(snapshot: Path) -> dict:
+    return {"cache": cache_listing(snapshot), "sources": source_stamps()}
+
+
+def snapshot_intact(snapshot: Path) -> bool:
+    """Whether the snapshot is still the cache a warm-up leaves: its files untouched and
+    the package's sources as they were when it was taken."""
+    manifest = snapshot / MANIFEST
+    return manifest.is_file() and json.loads(manifest.read_text()) == snapshot_manifest(snapshot)
+
+
 def snapshot_path(cache: Path) -> Path:
     """Where the warm-up keeps a copy of the cache as it left it: beside the cache folder."""
     return cache.with_name(cache.name + ".warmed")
@@ -286,7 +309,7 @@ def write_snapshot(cache: Path) -> None:
             except OSError:  # another file system, or no hard links: a copy
                 shutil.copy2(path, target)
     if snapshot.is_dir():
-        (snapshot / MANIFEST).write_text(json.dumps(cache_listing(snapshot)))
+        (snapshot / MANIFEST).write_text(json.dumps(snapshot_manifest(snapshot)))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -56,13 +56,13 @@ def warmed_cache(tmp_path) -> Path:
     cache folder and kept a snapshot of it (`warmup.write_snapshot`): when the snapshot is
     intact, a copy of it (the kernels the tests compiled into the cache since are not in
     it); else the warm-up runs again into an empty folder, as a fresh clone's first
-    `make install` does (four to eight minutes on 2 cores)."""
-    from pipeline.bench.warmup import MANIFEST, cache_listing, snapshot_path
+    `make install` does (four to eight minutes on 2 cores). A snapshot taken before the
+    package's sources changed is not intact: numba recompiles what changed."""
+    from pipeline.bench.warmup import MANIFEST, snapshot_intact, snapshot_path
 
     snapshot = snapshot_path(Path(os.environ["NUMBA_CACHE_DIR"]))
-    manifest = snapshot / MANIFEST
     cache = tmp_path / "numba-cache"
-    if manifest.is_file() and json.loads(manifest.read_text()) == cache_listing(snapshot):
+    if snapshot_intact(snapshot):
         shutil.copytree(snapshot, cache)
         return cache
     warm = run([sys.executable, "-m", "pipeline.bench.warmup", "--quiet"], cache, timeout=1500)
