@@ -182,7 +182,7 @@ def build_suite(
         chosen = pick_by_outcome(pool, count, bound)
     notes = [
         f"value {c.value:+.3f} for the side to move"
-        + ("" if c.black_score is None else f"; black scored {c.black_score:.1f} played out")
+        + ("" if c.black_score is None else f"; black scored {c.black_score:.2f} played out")
         for c in chosen
     ]
     return Suite(spec, [c.moves for c in chosen], None, notes), pool
