@@ -1,11 +1,8 @@
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -63,45 +60,20 @@ def shared_prefect_server(tmp_path_factory, isolated_prefect):
     otherwise start Prefect's temporary server in each process (10-15 s of a 2-core
     machine, a third of a tiny stage). The server has its own home, so no temporary server
     a test still starts (a test that pops PREFECT_API_URL) shares its database."""
+    from pipeline.orchestration.scheduling import local_prefect_server
+
     home = tmp_path_factory.mktemp("prefect-server-home")
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    api = f"http://127.0.0.1:{port}/api"
-    cmd = [str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)]
     server_env = env() | {"PREFECT_HOME": str(home)}
     server_env.pop("PREFECT_API_URL", None)
-    with (home / "server.log").open("w") as log:
-        proc = subprocess.Popen(
-            [*cmd, "--no-services", "--no-ui"],
-            env=server_env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                with urllib.request.urlopen(f"{api}/health", timeout=5) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            assert proc.poll() is None, (home / "server.log").read_text()[-3000:]
-            assert time.monotonic() < deadline, "the shared Prefect server did not start in 180 s"
-            time.sleep(0.2)
+    with local_prefect_server(port, 180, ("--no-services", "--no-ui"), server_env) as api:
         os.environ["PREFECT_API_URL"] = api
-        yield api
-    finally:
-        os.environ.pop("PREFECT_API_URL", None)
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        try:
+            yield api
+        finally:
+            os.environ.pop("PREFECT_API_URL", None)
 
 
 @pytest.fixture(autouse=True)

@@ -17,14 +17,18 @@ from pipeline.orchestration.recording import tool
 
 
 @contextmanager
-def local_prefect_server(port: int = 4200, timeout: float = 120) -> Iterator[str]:
-    """Start `prefect server start` on loopback, point this process at it, stop it after."""
+def local_prefect_server(
+    port: int = 4200, timeout: float = 120, options: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """Start `prefect server start` on loopback (with `options`, in `env`), point this
+    process at it, stop it after."""
     url = f"http://127.0.0.1:{port}/api"
     proc = subprocess.Popen(
-        [tool("prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)],
+        [tool("prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port), *options],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        env=env,
     )
     try:
         deadline = time.time() + timeout
