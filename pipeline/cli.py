@@ -371,7 +371,7 @@ def openings(
         typer.Option(
             min=0,
             help="also play each opening within the bound out, champion against itself with each seat, at this "
-            "search, and keep as many black won as white won (0: the value alone)",
+            "search, and keep those the side ahead over those games did not win (0: the value alone)",
         ),
     ] = 0,
 ) -> None:
@@ -425,7 +425,7 @@ def openings(
         *(
             [
                 f"then played out by {model.name} against itself with each seat at {played_simulations} simulations: "
-                "as many openings black won as white won are kept, and every split one"
+                "the openings the side ahead over those games did not win are kept"
             ]
             if played_simulations
             else []

@@ -169,19 +169,21 @@ def test_symmetric_openings_are_one_candidate_and_the_balanced_are_kept():
     assert [c.moves for c in pick_balanced(pool, 5, 0.15)] == [[2], [3]]
 
 
-def test_a_suite_chosen_by_outcome_keeps_as_many_black_wins_as_white_wins():
+def test_a_suite_chosen_by_outcome_keeps_the_openings_the_side_ahead_did_not_win():
     from pipeline.match.suite_build import Candidate, pick_by_outcome
 
     def c(n, value, black):
         return Candidate([n], value, black)
 
-    pool = [c(1, 0.01, 1.0), c(2, 0.02, 1.0), c(3, -0.03, 1.0), c(4, 0.04, 0.0), c(5, 0.3, 0.0), c(6, 0.05, 0.5)]
-    pool.append(Candidate([7], 0.0))  # never played: not chosen
-    chosen = pick_by_outcome(pool, 10, 0.15)
-    # 5 lies outside the bound; one white win (4) admits one black win, the most even (1).
-    assert [x.moves for x in chosen] == [[1], [4], [6]]
-    assert sum(x.black_score for x in chosen) / len(chosen) == 0.5
-    assert [x.moves for x in pick_by_outcome(pool, 1, 0.15)] == [[6]]
+    pool = [c(1, 0.01, 1.0), c(2, 0.02, 0.25), c(3, -0.03, 0.75), c(4, 0.04, 0.0), c(5, 0.3, 0.0), c(6, -0.01, 0.5)]
+    pool += [c(8, 0.05, 1.0), Candidate([7], 0.0)]  # 7 never played: not chosen
+    # Black ahead (0.58 over the played games in the bound; 5 lies outside it): 1, 3 and 8
+    # black won; the rest by how even their value is.
+    assert [x.moves for x in pick_by_outcome(pool, 10, 0.15)] == [[6], [2], [4]]
+    assert [x.moves for x in pick_by_outcome(pool, 2, 0.15)] == [[6], [2]]
+    # White ahead over the played games: the openings white did not win.
+    flipped = [Candidate(x.moves, x.value, None if x.black_score is None else 1 - x.black_score) for x in pool]
+    assert [x.moves for x in pick_by_outcome(flipped, 10, 0.15)] == [[6], [2], [4]]
 
 
 def test_zero_openings_writes_a_suite_a_match_can_play(tmp_path):
