@@ -252,30 +252,22 @@ def warm_up(specs: tuple[str, ...] = SPECS, log: Callable[[str], None] = print) 
 MANIFEST = "warmed.json"
 
 
-def cache_listing(cache: Path) -> dict[str, list[int]]:
-    """Every file of a numba cache folder (the manifest aside): size and modification time."""
+def file_stamps(root: Path, pattern: str = "*") -> dict[str, list[int]]:
+    """Size and modification time of every file under `root` matching `pattern`, the
+    manifest aside."""
     out = {}
-    for path in sorted(cache.rglob("*")):
+    for path in sorted(root.rglob(pattern)):
         if path.is_file() and path.name != MANIFEST:
             stat = path.stat()
-            out[str(path.relative_to(cache))] = [stat.st_size, stat.st_mtime_ns]
-    return out
-
-
-def source_stamps() -> dict[str, list[int]]:
-    """Size and modification time of every module of the package: numba keys a cached
-    kernel on its file's stamp, so a snapshot taken before an edit (or a checkout) no
-    longer says what a warm-up leaves."""
-    root = Path(__file__).resolve().parents[1]
-    out = {}
-    for path in sorted(root.rglob("*.py")):
-        stat = path.stat()
-        out[str(path.relative_to(root))] = [stat.st_size, stat.st_mtime_ns]
+            out[str(path.relative_to(root))] = [stat.st_size, stat.st_mtime_ns]
     return out
 
 
 def snapshot_manifest(snapshot: Path) -> dict:
-    return {"cache": cache_listing(snapshot), "sources": source_stamps()}
+    """The snapshot's files, and the package's modules: numba keys a cached kernel on its
+    file's stamp, so a snapshot taken before an edit (or a checkout) no longer says what a
+    warm-up leaves."""
+    return {"cache": file_stamps(snapshot), "sources": file_stamps(Path(__file__).resolve().parents[1], "*.py")}
 
 
 def snapshot_intact(snapshot: Path) -> bool:

@@ -92,6 +92,11 @@ class GameRecord:
     player_proof: str = ""  # `player`'s first proven win in words ("" if none)
     opponent_proof: str = ""  # the opponent's
 
+    @property
+    def first_player_score(self) -> float:
+        """The score of the side that moved first (black)."""
+        return self.score if self.player_first else 1.0 - self.score
+
     def mean_seconds(self) -> tuple[float, float]:
         """Mean seconds a move of (player, opponent) after the opening."""
         return tuple(round(float(np.mean(xs)), 4) if xs else 0.0 for xs in self.seconds)  # type: ignore[return-value]

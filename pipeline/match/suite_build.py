@@ -138,8 +138,7 @@ def play_candidates(
         return
     records = play_lockstep(spec, player, twin, [c.moves for c in candidates], seed, on_game_end=on_game)
     for i, c in enumerate(candidates):
-        pair = [r for r in records if r.index // 2 == i]
-        c.black_score = float(np.mean([r.score if r.player_first else 1.0 - r.score for r in pair]))
+        c.black_score = float(np.mean([r.first_player_score for r in records[2 * i : 2 * i + 2]]))
 
 
 def pick_by_outcome(candidates: list[Candidate], count: int, bound: float) -> list[Candidate]:

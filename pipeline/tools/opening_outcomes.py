@@ -51,9 +51,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     for cell, first in zip(args.cells, firsts, strict=True):
         openings = [[first, second] for second in seconds]
         records = play_lockstep(spec, black, white, openings, seed=args.seed)
-        # `player` (black's object) moves first in even games: the score for the side that
-        # played the first stone is the player's score there and 1 - it in odd games.
-        first_side = [r.score if r.player_first else 1.0 - r.score for r in records]
+        first_side = [r.first_player_score for r in records]
         scores[cell] = float(np.mean(first_side))
         state = spec.new_game().apply(first)
         _, value = black.policy_value(state)
