@@ -35,6 +35,10 @@ run: install
 	@test -f models/learner.pt.dvc || $(VENV)/bin/dvc add --quiet models/learner.pt models/champion.pt models/state.json
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/dvc repro
 	@echo "report: reports/report.md   metrics: $(VENV)/bin/dvc metrics show"
+	@echo "to keep this generation (README.md, 'What to commit after a run'):"
+	@echo "  $(VENV)/bin/dvc add models/learner.pt models/champion.pt models/state.json"
+	@echo "  git add dvc.lock models/*.dvc models/.gitignore data/.gitignore params.yaml reports/*.json reports/plots"
+	@echo "  git commit -m 'generation N' && $(VENV)/bin/dvc push"
 
 # Both tiers on PYTEST_WORKERS xdist workers; a test file stays on one worker (its
 # module-scoped fixtures are built once); the 25 slowest tests are listed at the end.

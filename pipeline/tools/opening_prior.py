@@ -1,8 +1,11 @@
 """What a shipped net thinks of the empty board: its prior over the first move and its
 value after a first move on each cell (for black), printed as boards (RESULTS.md: why the
-15x15 champions open at the edge, and each retrained champion's opening).
+15x15 champions open at the edge, and each retrained champion's opening); with `--search`,
+the first move its search plays at each simulation count, and whether it lies in the
+board's central 5x5.
 
     python -m pipeline.tools.opening_prior models/pretrained/gomoku-15x15.pt gomoku:15
+    python -m pipeline.tools.opening_prior models/pretrained/connect6-19x19.pt connect6:19 --search 200 400 800 1600
 
 Printed: the empty board's value, the prior's entropy (1.0: uniform) and argmax as
 (row, column) from the top-left, then the prior in per mille and black's value after a
@@ -16,7 +19,9 @@ import numpy as np
 import torch
 
 from pipeline.games.base import GameSpec
-from pipeline.players.factory import make_player
+from pipeline.players.factory import make_player, play_search
+
+CENTRE = 5  # the side of the central square a first move should land in
 
 
 def opening_maps(model: str, spec: GameSpec) -> tuple[np.ndarray, np.ndarray, float]:
@@ -30,10 +35,30 @@ def opening_maps(model: str, spec: GameSpec) -> tuple[np.ndarray, np.ndarray, fl
     return np.asarray(prior)[: spec.cells].reshape(board), -np.asarray(values).reshape(board), float(value)
 
 
+def first_moves(model: str, spec: GameSpec, budgets: list[int]) -> dict[int, tuple[int, int]]:
+    """The first move (row, column) the net's search plays from the empty board at each
+    simulation count (the match settings: no noise, the most visited move)."""
+    moves = {}
+    for budget in budgets:
+        player = make_player(model, spec, play_search(spec, budget))
+        player.start(spec, 1, 0)
+        action = player.choose([0], [spec.new_game()])[0]
+        moves[budget] = divmod(int(action), spec.width)
+    return moves
+
+
+def in_centre(cell: tuple[int, int], spec: GameSpec) -> bool:
+    top, left = (spec.height - CENTRE) // 2, (spec.width - CENTRE) // 2
+    return top <= cell[0] < top + CENTRE and left <= cell[1] < left + CENTRE
+
+
 def main(argv: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("model", help="a checkpoint")
     parser.add_argument("spec", help="the game to read it on, e.g. gomoku:15 (another size for a size-free net)")
+    parser.add_argument(
+        "--search", type=int, nargs="*", default=[], metavar="N", help="also the searched first move at N simulations"
+    )
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     spec = GameSpec.parse(args.spec)
@@ -47,6 +72,9 @@ def main(argv: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     np.set_printoptions(linewidth=220, precision=2, suppress=True)
     print("prior (per mille):\n", (prior * 1000).round(0))
     print("value for black after its first move there:\n", black_value)
+    for budget, cell in first_moves(args.model, spec, args.search).items():
+        centre = "in" if in_centre(cell, spec) else "outside"
+        print(f"searched first move at {budget} simulations: {cell}, {centre} the central {CENTRE}x{CENTRE}")
     return prior, black_value
 
 

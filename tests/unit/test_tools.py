@@ -172,6 +172,18 @@ def test_opening_prior(capsys):
     assert "prior (per mille):" in out and "value for black after its first move there:" in out
 
 
+def test_opening_prior_searched_first_moves(capsys):
+    _, out = run(capsys, "opening_prior", GOMOKU_8, "gomoku:8", "--search", "1", "16")
+    found = lines_matching(out, r"searched first move at (\d+) simulations: \((\d), (\d)\), (in|outside) the central 5x5")
+    assert [m[1] for m in found] == ["1", "16"]
+    # one simulation expands only the root: the move is the prior's argmax, printed above
+    argmax = lines_matching(out, r".*argmax \((\d), (\d)\)")[0]
+    assert found[0].group(2, 3) == argmax.group(1, 2)
+    for m in found:
+        centre = 1 <= int(m[2]) <= 5 and 1 <= int(m[3]) <= 5
+        assert (m[4] == "in") == centre
+
+
 def test_opening_outcomes(capsys):
     scores, out = run(
         capsys, "opening_outcomes", GOMOKU_8, "gomoku:8", "--cells", "d4", "a1", "--openings", "1", "--simulations", "8"
