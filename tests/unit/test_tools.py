@@ -174,7 +174,8 @@ def test_opening_prior(capsys):
 
 def test_opening_prior_searched_first_moves(capsys):
     _, out = run(capsys, "opening_prior", GOMOKU_8, "gomoku:8", "--search", "1", "16")
-    found = lines_matching(out, r"searched first move at (\d+) simulations: \((\d), (\d)\), (in|outside) the central 5x5")
+    pattern = r"searched first move at (\d+) simulations: \((\d), (\d)\), (in|outside) the central 5x5"
+    found = lines_matching(out, pattern)
     assert [m[1] for m in found] == ["1", "16"]
     # one simulation expands only the root: the move is the prior's argmax, printed above
     argmax = lines_matching(out, r".*argmax \((\d), (\d)\)")[0]
