@@ -5,9 +5,10 @@ distribution follows the net's own prior: 200 simulations over 225 moves visit f
 them, so an early lean to the edges is confirmed rather than corrected (RESULTS.md,
 2026-11-24). Two remedies, both from the learning side, none a rule about where to play:
 
-- `random_first_moves`: a share of the games opens with a move drawn uniformly from the
-  legal ones, so the value head sees games after every first move, not only after the
-  moves its prior likes;
+- `random_first_moves`: a share of the games opens with `random_opening_plies` moves drawn
+  uniformly from the legal ones (within `random_opening_radius` of the centre when set),
+  so the value head sees games after every opening, not only after the moves its prior
+  likes, and both colours play from the varied openings matches are judged from;
 - `completed_q_plies`: for the first plies, the policy target is Gumbel AlphaZero's
   improved policy from completed Q-values (Danihelka et al., ICLR 2022; one definition,
   pipeline.search.gumbel): softmax(log prior + sigma(q)), where q is the searched value of
@@ -28,9 +29,21 @@ from pipeline.search.gumbel import C_SCALE, C_VISIT
 from pipeline.search.tree import ACTION, VISITS, Tree
 
 
-def random_first_move(state: GameState, rng: np.random.Generator) -> int:
-    """A move drawn uniformly from the legal ones."""
-    return int(rng.choice(np.flatnonzero(state.legal_mask())))
+def random_opening_move(state: GameState, rng: np.random.Generator, radius: int | None = None) -> int:
+    """A move drawn uniformly from the legal board cells, within `radius` cells of the
+    centre (Chebyshev distance) when given and one is free there."""
+    spec = state.spec
+    legal = np.flatnonzero(state.legal_mask())
+    cells = legal[legal < spec.cells]  # a cell, never a pass or the swap
+    if len(cells) == 0:
+        return int(rng.choice(legal))
+    if radius is not None:
+        row, col = np.divmod(cells, spec.width)
+        reach = radius + 0.5  # on an even board the centre is a point between four cells
+        near = (np.abs(row - (spec.height - 1) / 2) <= reach) & (np.abs(col - (spec.width - 1) / 2) <= reach)
+        if near.any():
+            cells = cells[near]
+    return int(rng.choice(cells))
 
 
 def unvisited_values(state: GameState, evaluator: Evaluator, tree: Tree, g: int) -> np.ndarray:

@@ -33,7 +33,7 @@ from pipeline.runtime.interrupt import Interrupted
 from pipeline.search.evaluator import Evaluator
 from pipeline.search.gumbel import improved_policy as gumbel_target
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
-from pipeline.selfplay.opening import improved_policy, random_first_move
+from pipeline.selfplay.opening import improved_policy, random_opening_move
 from pipeline.selfplay.replay import Positions
 from pipeline.selfplay.resign import ResignPolicy, ResignTally, ResignWatch
 
@@ -64,6 +64,15 @@ class SelfPlayConfig(BaseModel):
     )
     random_first_moves: float = Field(
         0.0, ge=0, le=1, description="share of games whose first move is drawn uniformly from the legal moves"
+    )
+    random_opening_plies: int = Field(
+        1,
+        ge=1,
+        description="plies drawn at random in a game with a random opening (3 on Connect6: the balanced "
+        "openings engines are judged from are one black stone and two white)",
+    )
+    random_opening_radius: int | None = Field(
+        None, ge=0, description="random opening moves within this many cells of the centre (None: the whole board)"
     )
     completed_q_plies: int = Field(
         0, ge=0, description="plies whose policy target is the improved policy from completed Q-values (Gumbel)"
@@ -123,7 +132,7 @@ class GameRandom:
 
     moves: np.random.Generator  # the move drawn at temperature 1, ties at temperature 0
     extra: np.random.Generator  # playout-cap draws and the calibration draw
-    opening: np.random.Generator  # whether and where a random first move goes
+    opening: np.random.Generator  # whether the game opens at random, and where
     noise: np.random.Generator  # root noise: Dirichlet (PUCT) or Gumbel
 
     @staticmethod
@@ -335,8 +344,8 @@ class SelfPlayRun:
             elif gumbel:
                 target = gumbel_target(self.search.tree, slot, search.gumbel.c_visit, search.gumbel.c_scale)
             game.records.append(training_record(state, target))
-        if state.ply == 0 and game.random_opening:
-            action = random_first_move(state, game.rng.opening)
+        if game.random_opening and state.ply < self.config.random_opening_plies:
+            action = random_opening_move(state, game.rng.opening, self.config.random_opening_radius)
         elif gumbel:
             # The halving's choice: with the root's Gumbel noise it is already a sample.
             action = self.search.best_action(slot)

@@ -108,3 +108,42 @@ def test_full_search_plies_keep_every_opening_position_under_a_playout_cap():
     dense, _ = play_games(spec, evaluator, 8, kept, 5)
     assert (sparse.ply < 2).sum() < 8  # a 10% draw keeps few of the 16 opening positions
     assert sorted(np.bincount(dense.game_id[dense.ply < 2])) == [2] * 8  # every game keeps plies 0 and 1
+
+
+def test_random_openings_of_several_plies_stay_within_the_radius_and_are_kept_as_targets():
+    spec = GameSpec.parse("connect6:19")
+    evaluator = UniformEvaluator(spec.num_actions)
+    search = SearchConfig(simulations=4, tactics="off")
+    config = SelfPlayConfig(
+        parallel_games=4,
+        search=search,
+        temperature_moves=0,
+        random_first_moves=1.0,
+        random_opening_plies=3,
+        random_opening_radius=2,
+        full_search_plies=4,
+        fast_simulations=2,
+        full_search_prob=0.05,
+    )
+    positions, _ = play_games(spec, evaluator, 6, config, 1)
+    after_opening = [o for o, p in zip(positions.obs, positions.ply, strict=True) if p == 3]
+    assert len(after_opening) == 6  # every game's position after its random opening is a target
+    openings = set()
+    for obs in after_opening:
+        rows, cols = np.nonzero(obs[:2].sum(axis=0))
+        assert len(rows) == 3  # one black stone, two white
+        assert (np.abs(rows - 9) <= 2).all() and (np.abs(cols - 9) <= 2).all()
+        openings.add(tuple(sorted(zip(rows.tolist(), cols.tolist(), strict=True))))
+    assert len(openings) >= 5  # drawn, not the search's favourite
+
+
+def test_a_random_opening_move_leaves_the_centre_only_when_it_is_full():
+    from pipeline.selfplay.opening import random_opening_move
+
+    spec = GameSpec.parse("gomoku:5:k4")
+    state = spec.new_game()
+    state.apply("c3")
+    rng = np.random.default_rng(0)
+    anywhere = {random_opening_move(state, rng, 0) for _ in range(50)}
+    assert len(anywhere) > 8 and state.to_action("c3") not in anywhere
+    assert len({random_opening_move(state, rng, 1) for _ in range(200)}) == 8  # the ring around c3
