@@ -11,11 +11,14 @@ check does not share the player's knowledge.
 
 The opponent's first `random_plies` moves are uniformly random (openings the opponent
 would not choose, and different games against a deterministic opponent); after that it
-plays its own moves."""
+plays its own moves. Or each game starts from a given opening (`openings`: every opening of
+a few plies, `all_openings`), played by neither side."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
 
 import numpy as np
 
@@ -24,6 +27,21 @@ from pipeline.players.base import Player
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex.solve import check_dfpn_size, new_dfpn_table
 from pipeline.tactics.hex.solver import UNKNOWN, WIN
+
+
+def all_openings(spec: GameSpec, plies: int) -> list[list[int]]:
+    """Every opening of `plies` stones (no swap), one of each pair the half-turn maps onto
+    each other (Hex's symmetry: it keeps each player's edges), in a fixed order."""
+    cells = spec.cells
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for moves in permutations(range(cells), plies):
+        turned = tuple(cells - 1 - a for a in moves)  # the half-turn of a cell is cells - 1 - it
+        if turned in seen:
+            continue
+        seen.add(moves)
+        out.append(list(moves))
+    return out
 
 
 class WinChecker:
@@ -132,14 +150,26 @@ def play_checked(
     checker: WinChecker,
     seed: int = 0,
     random_plies: int = 0,
+    openings: Sequence[list[int]] | None = None,
 ) -> list[CheckedGame]:
     """`games` games in lockstep (a net batches its evaluations across them), the player
-    first or second in all of them, each of the player's positions judged by `checker`."""
+    first or second in all of them, each of the player's positions judged by `checker`;
+    game g from `openings[g]` when given (then `games` is their number)."""
     rng = np.random.default_rng(seed)
+    if openings is not None:
+        games = len(openings)
     states = [spec.new_game() for _ in range(games)]
     records = [CheckedGame(g, player_first, False, []) for g in range(games)]
     player.start(spec, games, seed)
     opponent.start(spec, games, seed + 1)
+    for g, opening in enumerate(openings or []):
+        for a in opening:
+            states[g].apply(int(a))
+            records[g].moves.append(int(a))
+            player.observe(g, states[g], int(a))
+            opponent.observe(g, states[g], int(a))
+        if states[g].is_terminal:
+            raise ValueError(f"opening {opening} ends the game")
     mine = 0 if player_first else 1
     opponent_moves = [0] * games
     live = set(range(games))

@@ -13,7 +13,14 @@ judged; `--json` writes every game with the checker's value of each position.
 A checkpoint opponent plays on the champion's board (a size-free net) without the root
 solver; `--random-plies` gives the opponent that many uniformly random first moves in half
 of the games (different openings against a deterministic opponent, and openings it would
-not choose)."""
+not choose). `--all-openings N` plays every opening of N stones instead (one of each pair
+the half-turn maps onto each other), each once with each colour, or `--sample-openings K`
+of them drawn at random:
+
+    python -m pipeline.tools.hex_perfect_play --model models/pretrained/hex-7x7.pt \\
+        --all-openings 2 --vs pure:1000 random
+    python -m pipeline.tools.hex_perfect_play --model models/pretrained/hex-8x8.pt \\
+        --all-openings 2 --sample-openings 200 --check-nodes 50000 --vs pure:1000"""
 
 from __future__ import annotations
 
@@ -22,10 +29,36 @@ import json
 import time
 from pathlib import Path
 
+import numpy as np
+
 from pipeline.match.evaluation import model_spec
-from pipeline.match.perfect_play import PerfectPlayReport, WinChecker, play_checked
+from pipeline.match.perfect_play import CheckedGame, PerfectPlayReport, WinChecker, all_openings, play_checked
 from pipeline.players.factory import PLAY_SOLVER_EMPTY_CELLS, PLAY_SOLVER_NODES, make_player
 from pipeline.search.mcts import SearchConfig
+
+
+def game_record(game: CheckedGame) -> dict:
+    return {"first": game.player_first, "won": game.won, "moves": game.moves, "values": game.values}
+
+
+def read_progress(path: Path) -> dict[str, list[CheckedGame]]:
+    """The chunks a sweep finished before, by key (a torn last line is dropped)."""
+    out: dict[str, list[CheckedGame]] = {}
+    if not path.is_file():
+        return out
+    kept = []
+    for line in path.read_text().splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        kept.append(line)
+        out[entry["chunk"]] = [
+            CheckedGame(i, g["first"], g["won"], g["moves"], {int(p): v for p, v in g["values"].items()})
+            for i, g in enumerate(entry["games"])
+        ]
+    path.write_text("".join(line + "\n" for line in kept))  # the next chunk starts on a line of its own
+    return out
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
@@ -49,9 +82,23 @@ def main(argv: list[str] | None = None) -> list[dict]:
     )
     parser.add_argument("--check-nodes", type=int, default=200_000, help="the checker's budget a position")
     parser.add_argument("--random-plies", type=int, default=1)
+    parser.add_argument(
+        "--all-openings", type=int, default=None, metavar="PLIES", help="every opening of PLIES stones, both colours"
+    )
+    parser.add_argument("--sample-openings", type=int, default=None, metavar="K", help="K of those, drawn at random")
+    parser.add_argument(
+        "--chunk", type=int, default=100, help="games played in lockstep (progress is printed per chunk)"
+    )
     parser.add_argument("--sides", choices=["both", "first", "second"], default="both")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None, help="write every game here")
+    parser.add_argument(
+        "--progress",
+        type=Path,
+        default=None,
+        help="with --all-openings: every finished chunk is appended here (JSON lines), and a rerun with the same "
+        "arguments plays only the chunks not in it (a sweep of hours survives a stop)",
+    )
     args = parser.parse_args(argv)
     try:
         spec = model_spec(args.model, args.board)
@@ -66,18 +113,46 @@ def main(argv: list[str] | None = None) -> list[dict]:
         hex_root_solver_empty_cells=args.solver_empty_cells,
     )
     checker = WinChecker(spec, args.check_nodes)
+    openings = None
+    if args.all_openings is not None:
+        openings = all_openings(spec, args.all_openings)
+        if args.sample_openings is not None and args.sample_openings < len(openings):
+            picked = np.random.default_rng(args.seed).choice(len(openings), args.sample_openings, replace=False)
+            openings = [openings[i] for i in sorted(picked)]
+        print(f"{spec}: {len(openings)} openings of {args.all_openings} stones, each with both colours", flush=True)
     sides = {"both": (True, False), "first": (True,), "second": (False,)}[args.sides]
+    stored = read_progress(args.progress) if args.progress and openings is not None else {}
     out = []
     for vs, opponent in opponents.items():
         records = []
         for first in sides:
             player = make_player(str(args.model), spec, search, name=args.model.stem)
             start = time.perf_counter()
-            half = args.games // 2
-            for part, plies in ((0, args.random_plies), (1, 0)):
-                n = half if part == 0 else args.games - half
-                seed = args.seed + 1000 * part + (0 if first else 500)
-                records += play_checked(spec, player, opponent, n, first, checker, seed, plies)
+            if openings is not None:
+                for at in range(0, len(openings), args.chunk):
+                    chunk = openings[at : at + args.chunk]
+                    key = f"{vs} {'first' if first else 'second'} {at}:{at + len(chunk)}"
+                    if key in stored:
+                        records += stored[key]
+                        continue
+                    seed = args.seed + at + (0 if first else 500_000)
+                    games = play_checked(spec, player, opponent, 0, first, checker, seed, openings=chunk)
+                    records += games
+                    if args.progress:
+                        with args.progress.open("a") as f:
+                            f.write(json.dumps({"chunk": key, "games": [game_record(g) for g in games]}) + "\n")
+                    done = PerfectPlayReport(args.model.stem, vs, records).summary(first)
+                    print(
+                        f"  {vs}, {'first' if first else 'second'} player: {at + len(chunk)}/{len(openings)} openings, "
+                        f"{done['won']} won, {done['dropped']} wins dropped ({time.perf_counter() - start:.0f} s)",
+                        flush=True,
+                    )
+            else:
+                half = args.games // 2
+                for part, plies in ((0, args.random_plies), (1, 0)):
+                    n = half if part == 0 else args.games - half
+                    seed = args.seed + 1000 * part + (0 if first else 500)
+                    records += play_checked(spec, player, opponent, n, first, checker, seed, plies)
             print(f"  ({'first' if first else 'second'} player: {time.perf_counter() - start:.0f} s)", flush=True)
         report = PerfectPlayReport(args.model.stem, vs, records)
         print(report.describe(), flush=True)
@@ -86,9 +161,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
                 "opponent": vs,
                 "first": report.summary(True),
                 "second": report.summary(False),
-                "games": [
-                    {"first": g.player_first, "won": g.won, "moves": g.moves, "values": g.values} for g in records
-                ],
+                "games": [game_record(g) for g in records],
             }
         )
     judged = sum(len(g["values"]) for o in out for g in o["games"])

@@ -397,3 +397,26 @@ def test_compare_runs(capsys, tmp_path):
     assert "| 2 | 70.0 | 400 | 1000 | 0.70 | yes | 1000 | 450 |" in out
     at = out[out.index("### at 45 minutes") :]
     assert "| a | 1 | 400 | 500 | 400 |" in at and "| b | 1 | 200 | 500 | 300 |" in at
+
+
+def test_hex_perfect_play_sweeps_every_opening_and_resumes_from_its_progress(capsys, tmp_path):
+    progress = tmp_path / "sweep.jsonl"
+    args = ("--model", HEX_8, "--board", "3", "--all-openings", "1", "--chunk", "2", "--simulations", "8")
+    args += ("--vs", "random", "--check-nodes", "2000", "--progress", str(progress))
+    (row,), out = run(capsys, "hex_perfect_play", *args)
+    # 3x3: 9 cells, one of each half-turn pair and the centre: 5 openings, each with both colours
+    assert lines_matching(out, r"hex:3x3: 5 openings of 1 stones, each with both colours")
+    assert row["first"]["games"] == row["second"]["games"] == 5
+    assert sorted(g["moves"][0] for g in row["games"] if g["first"]) == [0, 1, 2, 3, 4]
+    # Each opening is a win for one side, which the champion holds in one of its two games
+    # from its first move on (a later move of the opponent cannot undo it); the root solver
+    # reaches every 3x3 position, so no win is dropped
+    assert row["first"]["winnable"] + row["second"]["winnable"] >= 5
+    assert row["first"]["dropped"] == row["second"]["dropped"] == 0
+    assert len(progress.read_text().splitlines()) == 6  # 3 chunks a colour
+    with progress.open("a") as f:
+        f.write('{"chunk": "torn')  # a line cut by a stop
+    (again,), out = run(capsys, "hex_perfect_play", *args)
+    assert [g["moves"] for g in again["games"]] == [g["moves"] for g in row["games"]]
+    assert "openings, " not in out  # nothing played again: every chunk came from the file
+    assert len(progress.read_text().splitlines()) == 6
