@@ -441,3 +441,22 @@ def test_connect6_claims_are_real(seed, stones):
     left = stones_left_in_turn(state.ply)
     assert need == (h if h <= left else -1)
     assert mover_at_ply(state.ply) == me
+
+
+def test_a_failure_that_holds_at_every_depth_ends_the_deepening():
+    from pipeline.tactics.lines.table import new_table
+    from pipeline.tactics.lines.vcf import vcf
+
+    spec = GameSpec.parse("gomoku:9")
+    # Black's three c5 d5 e5 is closed at b5: its fours are f5 and g5, each blocked at once,
+    # and nothing follows. White has played away from it; black is to move.
+    state = build(spec, ["c5", "d5", "e5", "a9"], ["b5", "i1", "i9", "a1"])
+    assert state.current_player == 0
+    runs = {}
+    for depth in (2, 12):
+        pv = np.zeros(64, dtype=np.int64)
+        result, _, nodes = vcf(state.array.copy(), np.int64(1000), np.int64(depth), new_table(10), pv)
+        runs[depth] = (result, nodes)
+    # Rounds of depth 1 and 2 search the two fours; at depth 2 the line ran out, so no deeper
+    # round is searched (each would search the same two fours again).
+    assert runs[12] == runs[2] == (0, 4)

@@ -35,6 +35,12 @@ with the mover's turn passed (`forced.c6_defence_zone`): masks narrowed to the d
 by design, verdicts unchanged but one OPEN to WIN; and once more when the zone became the
 opponent's whole proof tree and the mover's own threats (`vcf.opponent_vcf_into`,
 `forced.c6_own_threat_cells`): masks changed, every verdict the same.
+
+The Gomoku tables, solver node counts and the exact-five and renju self-play digests were
+recorded again when a Gomoku failure that held at every depth began to be stored as such
+and to end the iterative deepening (issue 41, `vcf.gomoku_attack`), with
+`--record-exact-failures`, which first checks every verdict, action, mask, solver result
+and proof against the record: all the same; VCF nodes 2-4x fewer (gomoku:8 3,402 -> 939).
 """
 
 from __future__ import annotations
@@ -325,11 +331,44 @@ def record_connect6() -> None:
     print(f"-> {RECORD}")
 
 
+def record_exact_failures() -> None:
+    """Record again what a Gomoku failure stored as exact changes by design (issue 41: the
+    table's entries, the solvers' node counts, and the self-play games where a verdict now
+    comes within the budget), after checking that every verdict, action and mask on fresh
+    tables and in the sequence is the recorded one and that no solver result or proof moved."""
+    data = _recorded()
+    for spec_text in (s for s in SOURCES if not s.startswith("connect6")):
+        states = data[f"{spec_text}|states"]
+        v, a, masks, table, null_table = judge(states, "vcf", 200, 12, SEQUENCE_BITS, fresh=False)
+        for name, got in (("verdict", v), ("action", a), ("mask", masks)):
+            assert not _mismatch(data[f"{spec_text}|sequence|{name}"], got), (spec_text, name)
+        data[f"{spec_text}|sequence|tables"] = np.array([_digest(table), _digest(null_table)])
+        old, new = data[f"{spec_text}|solvers"], solver_outputs(states, 300, 12)
+        for j, solver in ((0, "vcf"), (4, "vct")):
+            # result, proof length and proof the same, or a win found where the budget ran out before
+            same = (old[:, [j, j + 1, j + 3]] == new[:, [j, j + 1, j + 3]]).all(axis=1)
+            gained = (old[:, j] != 1) & (new[:, j] == 1)
+            assert (same | gained).all(), (spec_text, solver, np.flatnonzero(~(same | gained))[:5])
+            print(
+                f"{spec_text} {solver}: {len(states)} positions, {int(gained.sum())} wins found within the budget "
+                f"that were not, nodes {int(old[:, j + 2].sum())} -> {int(new[:, j + 2].sum())}"
+            )
+        data[f"{spec_text}|solvers"] = new
+    for spec_text in (s for s in SELFPLAY if not s.startswith("connect6")):
+        digest = selfplay_digest(spec_text)
+        print(f"{spec_text} self-play: {'same games' if digest == str(data[f'{spec_text}|selfplay']) else 'moved'}")
+        data[f"{spec_text}|selfplay"] = np.array(digest)
+    np.savez_compressed(RECORD, **data)
+    print(f"-> {RECORD}")
+
+
 if __name__ == "__main__":
     if "--record" in sys.argv:
         record()
     elif "--record-connect6" in sys.argv:
         record_connect6()
+    elif "--record-exact-failures" in sys.argv:
+        record_exact_failures()
 
 
 def _windows_reference(board: np.ndarray, value: int, min_own: int, max_own: int, length: int) -> tuple[set, int]:

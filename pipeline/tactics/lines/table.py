@@ -22,6 +22,11 @@ SALT_VCT = np.int64(0x2B4D6F8193A5C7E9)
 SALT_C6 = np.int64(0x3C5E7091B2D4F618)
 
 
+# The depth stored for a failure that held at every depth: its search ran out of moves
+# before any depth limit cut it (see vcf.gomoku_attack).
+EXACT = 1 << 30
+
+
 def new_table(bits: int = 16) -> np.ndarray:
     """A table of 2**bits entries (key, depth); 16 bits is 1 MiB."""
     return np.zeros((1 << bits, 2), dtype=np.int64)
@@ -43,6 +48,14 @@ def probe_failed(table, key, depth):
     """Was this position already searched to at least `depth` without a win?"""
     slot = key & (table.shape[0] - 1)
     return table[slot, 0] == key and table[slot, 1] >= depth
+
+
+@njit(cache=True, nogil=True)
+def failed_depth(table, key):
+    """The depth to which this position was searched without a win (EXACT: at every
+    depth), -1 when the table does not know it."""
+    slot = key & (table.shape[0] - 1)
+    return table[slot, 1] if table[slot, 0] == key else np.int64(-1)
 
 
 @njit(cache=True, nogil=True)

@@ -174,7 +174,16 @@ from pipeline.tactics.lines.scratch import (
     check_room,
     scratch_for,
 )
-from pipeline.tactics.lines.table import SALT_C6, SALT_VCF, ZOBRIST, board_key, probe_failed, store_failed
+from pipeline.tactics.lines.table import (
+    EXACT,
+    SALT_C6,
+    SALT_VCF,
+    ZOBRIST,
+    board_key,
+    failed_depth,
+    probe_failed,
+    store_failed,
+)
 from pipeline.tactics.lines.threats import (
     connect6_windows,
     defences_against_into,
@@ -200,6 +209,7 @@ PV_LEN = 2
 ROOT_FOURS = 3  # the root's four (and, VCT, three) candidates once found; -1 before
 ROOT_THREES = 4
 ROOT_SEEN = 5  # Connect6: the root got past the table in this search
+CUT = 6  # Gomoku: nodes whose failure came from the depth limit (cut there, or a table entry of a shallower search)
 
 
 @njit(cache=True, nogil=True)
@@ -304,11 +314,23 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
     0 no win within `depth` attacker moves, -1 budget spent. `last` and `prev_b` are the
     attacker's and the defender's stones that led here. `sc` is the scratch; the root
     (`root` 1) takes its candidates from the scan of its board once and keeps them in
-    `level[0]` for the later rounds."""
-    if d_count >= 2 or depth <= 0 or pos + 3 > pv.shape[0]:
+    `level[0]` for the later rounds.
+
+    A failure is stored as EXACT when no node under it was cut by the depth limit
+    (`ctx[CUT]` unchanged): the line of fours ran out, so no deeper round can do better,
+    and iterative deepening stops (`gomoku_solve_scanned`) instead of searching the same
+    tree again once per depth."""
+    if d_count >= 2:
+        return 0  # the defender wins first, at any depth
+    if depth <= 0 or pos + 3 > pv.shape[0]:
+        ctx[CUT] += 1
         return 0
-    if probe_failed(table, key, depth):
+    known = failed_depth(table, key)
+    if known >= depth:
+        if known < EXACT:
+            ctx[CUT] += 1
         return 0
+    cut_before = ctx[CUT]
     cells = w[HEIGHT] * w[WIDTH]
     k = w[WIN_LENGTH]
     aval = atk + 1
@@ -443,6 +465,8 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
                 aborted = True
             continue
         if nw >= 2 or threes == 0 or depth < 2:
+            if nw == 0 and threes != 0:
+                ctx[CUT] += 1  # a three the depth left no room for
             take_back(w, c)
             continue
         # A three: the defender's replies are every cell that stops all the double
@@ -511,7 +535,7 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
             return -1
     if aborted:
         return -1
-    store_failed(table, key, depth)
+    store_failed(table, key, EXACT if ctx[CUT] == cut_before else depth)
     return 0
 
 
@@ -554,6 +578,7 @@ def gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc):
             break
     key = board_key(w) ^ salt
     for depth in range(1, max_depth + 1):
+        cut_before = ctx[CUT]
         r = gomoku_attack(
             w,
             atk,
@@ -575,6 +600,8 @@ def gomoku_solve_scanned(s, budget, max_depth, threes, salt, table, pv, sc):
             return 1, ctx[PV_LEN], ctx[NODES]
         if r < 0:
             break
+        if ctx[CUT] == cut_before:
+            break  # the failure held at every depth (stored EXACT): a deeper round finds the same
         if ctx[ROOT_FOURS] == 0 and ctx[ROOT_THREES] == 0:
             # Nothing to try at the root: each further round would find nothing again
             # and store its failure one depth deeper, which comes to this one store.
