@@ -39,8 +39,10 @@ opponent's whole proof tree and the mover's own threats (`vcf.opponent_vcf_into`
 The Gomoku tables, solver node counts and the exact-five and renju self-play digests were
 recorded again when a Gomoku failure that held at every depth began to be stored as such
 and to end the iterative deepening (issue 41, `vcf.gomoku_attack`), with
-`--record-exact-failures`, which first checks every verdict, action, mask, solver result
-and proof against the record: all the same; VCF nodes 2-4x fewer (gomoku:8 3,402 -> 939).
+`--record-exact-failures gomoku`, which first checks every verdict, action, mask, solver
+result and proof against the record: all the same; VCF nodes 2-4x fewer (gomoku:8 3,402 ->
+939). The same for Connect6 (`--record-exact-failures connect6`) when its search did the
+same (`vcf.c6_node`).
 """
 
 from __future__ import annotations
@@ -331,30 +333,67 @@ def record_connect6() -> None:
     print(f"-> {RECORD}")
 
 
-def record_exact_failures() -> None:
-    """Record again what a Gomoku failure stored as exact changes by design (issue 41: the
-    table's entries, the solvers' node counts, and the self-play games where a verdict now
-    comes within the budget), after checking that every verdict, action and mask on fresh
-    tables and in the sequence is the recorded one and that no solver result or proof moved."""
+def _c6_proof_holds(spec_text: str, array: np.ndarray) -> bool:
+    """The solver's proof of this Connect6 position, replayed against the rules with every
+    defender reply (pipeline.bench.tactics.replay_c6)."""
+    from pipeline.bench.tactics import replay_c6
+    from pipeline.tactics.lines.solve import solve_vcf
+
+    spec = GameSpec.parse(spec_text)
+    state = GameState(spec, array.copy())
+    pv = np.zeros(512, dtype=np.int64)
+    r, n, _ = vcf(array.copy(), np.int64(300), np.int64(12), new_table(12), pv)
+
+    def prove(s: GameState) -> list[int] | None:
+        proof = solve_vcf(s, budget=100_000, depth=12)
+        return proof.moves if proof else None
+
+    return r == 1 and replay_c6(state, [int(a) for a in pv[:n]], prove) is None
+
+
+def record_exact_failures(which: str) -> None:
+    """Record again, for the specs starting with `which` ("gomoku" or "connect6"), what a
+    failure stored as exact changes by design (issue 41: the table's entries, the solvers'
+    node counts, and the self-play games where a verdict now comes within the budget),
+    after checking that every verdict in the sequence is the recorded one, that verdicts
+    on fresh tables move only from OPEN to WIN, and that every solver result and proof is
+    the recorded one or a win found where the budget ran out before."""
     data = _recorded()
-    for spec_text in (s for s in SOURCES if not s.startswith("connect6")):
+    for spec_text in (s for s in SOURCES if s.startswith(which)):
         states = data[f"{spec_text}|states"]
+        for mode, budget, depth in CONFIGS:
+            v, a, masks, _, _ = judge(states, mode, budget, depth, 10, fresh=True)
+            key = f"{spec_text}|{mode}-{budget}-{depth}"
+            moved = Counter(zip(data[f"{key}|verdict"].tolist(), v.tolist(), strict=True))
+            print(f"{key}: (recorded, now) verdicts {sorted(moved.items())}")
+            assert all(old == new or (old == 0 and new == 1) for old, new in moved), "only OPEN -> WIN may move"
+            data[f"{key}|verdict"], data[f"{key}|action"], data[f"{key}|mask"] = v, a, masks
         v, a, masks, table, null_table = judge(states, "vcf", 200, 12, SEQUENCE_BITS, fresh=False)
-        for name, got in (("verdict", v), ("action", a), ("mask", masks)):
-            assert not _mismatch(data[f"{spec_text}|sequence|{name}"], got), (spec_text, name)
+        moved = Counter(zip(data[f"{spec_text}|sequence|verdict"].tolist(), v.tolist(), strict=True))
+        changed = len(_mismatch(data[f"{spec_text}|sequence|mask"], masks))
+        print(f"{spec_text}|sequence: (recorded, now) verdicts {sorted(moved.items())}, masks changed: {changed > 0}")
+        assert all(old == new or (old == 0 and new == 1) for old, new in moved), "only OPEN -> WIN may move"
+        data[f"{spec_text}|sequence|verdict"], data[f"{spec_text}|sequence|action"] = v, a
+        data[f"{spec_text}|sequence|mask"] = masks
         data[f"{spec_text}|sequence|tables"] = np.array([_digest(table), _digest(null_table)])
         old, new = data[f"{spec_text}|solvers"], solver_outputs(states, 300, 12)
         for j, solver in ((0, "vcf"), (4, "vct")):
             # result, proof length and proof the same, or a win found where the budget ran out before
             same = (old[:, [j, j + 1, j + 3]] == new[:, [j, j + 1, j + 3]]).all(axis=1)
             gained = (old[:, j] != 1) & (new[:, j] == 1)
+            other = np.flatnonzero(~same & ~gained & (old[:, j] == new[:, j]) & (old[:, j + 1] == new[:, j + 1]))
+            for i in other:  # another proof of the same length: it must hold under the rules
+                assert spec_text.startswith("connect6"), (spec_text, solver, i)
+                assert _c6_proof_holds(spec_text, states[i]), (spec_text, solver, i)
+            same[other] = True
             assert (same | gained).all(), (spec_text, solver, np.flatnonzero(~(same | gained))[:5])
             print(
                 f"{spec_text} {solver}: {len(states)} positions, {int(gained.sum())} wins found within the budget "
-                f"that were not, nodes {int(old[:, j + 2].sum())} -> {int(new[:, j + 2].sum())}"
+                f"that were not, {len(other)} other proofs of the same length (replayed), "
+                f"nodes {int(old[:, j + 2].sum())} -> {int(new[:, j + 2].sum())}"
             )
         data[f"{spec_text}|solvers"] = new
-    for spec_text in (s for s in SELFPLAY if not s.startswith("connect6")):
+    for spec_text in (s for s in SELFPLAY if s.startswith(which)):
         digest = selfplay_digest(spec_text)
         print(f"{spec_text} self-play: {'same games' if digest == str(data[f'{spec_text}|selfplay']) else 'moved'}")
         data[f"{spec_text}|selfplay"] = np.array(digest)
@@ -368,7 +407,7 @@ if __name__ == "__main__":
     elif "--record-connect6" in sys.argv:
         record_connect6()
     elif "--record-exact-failures" in sys.argv:
-        record_exact_failures()
+        record_exact_failures(sys.argv[-1])
 
 
 def _windows_reference(board: np.ndarray, value: int, min_own: int, max_own: int, length: int) -> tuple[set, int]:
