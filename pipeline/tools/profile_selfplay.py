@@ -10,6 +10,7 @@ records, noise, picking actions). Optionally writes a pyinstrument profile of on
     python -m pipeline.tools.profile_selfplay --games 50 --backend openvino:bf16 --tactics off
     python -m pipeline.tools.profile_selfplay --games 20 --backend openvino:bf16 --pyinstrument prof.html
     python -m pipeline.tools.profile_selfplay --games 50 --backend openvino:bf16 --overlap
+    python -m pipeline.tools.profile_selfplay --games 40 --backend openvino:bf16 --fresh
 
 With `--overlap` (`selfplay.overlap`) the network runs on its own thread: its time is shown
 apart, and the calling thread's time splits into the compiled kernels, the wait for the
@@ -30,6 +31,7 @@ import pipeline.search.mcts as mcts
 from pipeline.config import load_params
 from pipeline.nets.evaluator import NetEvaluator
 from pipeline.nets.inference import InferenceConfig
+from pipeline.nets.resnet import PolicyValueNet
 from pipeline.players.models import load_model
 from pipeline.selfplay.play import SelfPlayConfig, SelfPlayRun, play_games
 
@@ -70,6 +72,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--pyinstrument", default=None, help="write an HTML profile of the last backend here")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--overlap", action="store_true", help="selfplay.overlap: the network on its own thread")
+    ap.add_argument(
+        "--fresh", action="store_true", help="a fresh net of the model's game and shape (seeded weights, untrained)"
+    )
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games takes at least 1")
@@ -85,6 +90,9 @@ def profile(args: argparse.Namespace) -> None:
     torch.set_num_threads(1)
     params = load_params(args.params)
     net = load_model(args.model)
+    if args.fresh:  # an untrained net's games are full of threats: the solvers' worst case
+        torch.manual_seed(args.seed)
+        net = PolicyValueNet(net.game, net.net)
     spec = net.game
     fields = params.selfplay.model_dump(include=set(SelfPlayConfig.model_fields))
     if args.tactics is not None:

@@ -267,6 +267,8 @@ def test_profile_selfplay(capsys, tiny_params):
     }
     assert sum(float(m[2]) for m in shares) == pytest.approx(100, abs=0.5)
     assert lines_matching(out, r"network: \d+ calls, \d+ positions, mean batch .* evaluations a ply")
+    _, fresh = run(capsys, "profile_selfplay", "--params", tiny_params, "--model", GOMOKU_8, "--games", "2", "--fresh")
+    assert lines_matching(fresh, rf"torch:f32: {NUMBER} s, {NUMBER} plies/s, {NUMBER} positions/s")
 
 
 def test_overlap_selfplay(capsys, tiny_params):
