@@ -310,18 +310,26 @@ def test_the_record_covers_every_verdict(recorded):
     assert any((recorded[f"{s}|vcf-200-12|verdict"] == -1).any() for s in SOURCES)
 
 
+def _record_fresh_verdicts(data: dict, spec_text: str, states: np.ndarray, only_open_to_win: bool) -> None:
+    """Judge `states` on fresh tables in every configuration into `data`, printing how the
+    verdicts moved (and, with `only_open_to_win`, failing unless a move is OPEN -> WIN)."""
+    for mode, budget, depth in CONFIGS:
+        v, a, masks, _, _ = judge(states, mode, budget, depth, 10, fresh=True)
+        key = f"{spec_text}|{mode}-{budget}-{depth}"
+        moved = Counter(zip(data[f"{key}|verdict"].tolist(), v.tolist(), strict=True))
+        print(f"{key}: (recorded, now) verdicts {sorted(moved.items())}")
+        if only_open_to_win:
+            assert all(old == new or (old == 0 and new == 1) for old, new in moved), "only OPEN -> WIN may move"
+        data[f"{key}|verdict"], data[f"{key}|action"], data[f"{key}|mask"] = v, a, masks
+
+
 def record_connect6() -> None:
     """Record again the Connect6 entries only, with the code checked out (the Gomoku entries
     stay those of the reference code), printing how the verdicts moved."""
     data = _recorded()
     for spec_text in (s for s in SOURCES if s.startswith("connect6")):
         states = data[f"{spec_text}|states"]
-        for mode, budget, depth in CONFIGS:
-            v, a, masks, _, _ = judge(states, mode, budget, depth, 10, fresh=True)
-            key = f"{spec_text}|{mode}-{budget}-{depth}"
-            moved = Counter(zip(data[f"{key}|verdict"].tolist(), v.tolist(), strict=True))
-            print(f"{key}: (old, new) verdicts {sorted(moved.items())}")
-            data[f"{key}|verdict"], data[f"{key}|action"], data[f"{key}|mask"] = v, a, masks
+        _record_fresh_verdicts(data, spec_text, states, only_open_to_win=False)
         v, a, masks, table, null_table = judge(states, "vcf", 200, 12, SEQUENCE_BITS, fresh=False)
         data[f"{spec_text}|sequence|verdict"], data[f"{spec_text}|sequence|action"] = v, a
         data[f"{spec_text}|sequence|mask"] = masks
@@ -361,13 +369,7 @@ def record_exact_failures(which: str) -> None:
     data = _recorded()
     for spec_text in (s for s in SOURCES if s.startswith(which)):
         states = data[f"{spec_text}|states"]
-        for mode, budget, depth in CONFIGS:
-            v, a, masks, _, _ = judge(states, mode, budget, depth, 10, fresh=True)
-            key = f"{spec_text}|{mode}-{budget}-{depth}"
-            moved = Counter(zip(data[f"{key}|verdict"].tolist(), v.tolist(), strict=True))
-            print(f"{key}: (recorded, now) verdicts {sorted(moved.items())}")
-            assert all(old == new or (old == 0 and new == 1) for old, new in moved), "only OPEN -> WIN may move"
-            data[f"{key}|verdict"], data[f"{key}|action"], data[f"{key}|mask"] = v, a, masks
+        _record_fresh_verdicts(data, spec_text, states, only_open_to_win=True)
         v, a, masks, table, null_table = judge(states, "vcf", 200, 12, SEQUENCE_BITS, fresh=False)
         moved = Counter(zip(data[f"{spec_text}|sequence|verdict"].tolist(), v.tolist(), strict=True))
         changed = len(_mismatch(data[f"{spec_text}|sequence|mask"], masks))
