@@ -35,8 +35,6 @@ def random_opening_move(state: GameState, rng: np.random.Generator, radius: int 
     spec = state.spec
     legal = np.flatnonzero(state.legal_mask())
     cells = legal[legal < spec.cells]  # a cell, never a pass or the swap
-    if len(cells) == 0:
-        return int(rng.choice(legal))
     if radius is not None:
         row, col = np.divmod(cells, spec.width)
         reach = radius + 0.5  # on an even board the centre is a point between four cells

@@ -344,19 +344,13 @@ def record_connect6() -> None:
 def _c6_proof_holds(spec_text: str, array: np.ndarray) -> bool:
     """The solver's proof of this Connect6 position, replayed against the rules with every
     defender reply (pipeline.bench.tactics.replay_c6)."""
-    from pipeline.bench.tactics import replay_c6
-    from pipeline.tactics.lines.solve import solve_vcf
+    from pipeline.bench.tactics import C6Solver, replay_c6
 
     spec = GameSpec.parse(spec_text)
     state = GameState(spec, array.copy())
     pv = np.zeros(512, dtype=np.int64)
     r, n, _ = vcf(array.copy(), np.int64(300), np.int64(12), new_table(12), pv)
-
-    def prove(s: GameState) -> list[int] | None:
-        proof = solve_vcf(s, budget=100_000, depth=12)
-        return proof.moves if proof else None
-
-    return r == 1 and replay_c6(state, [int(a) for a in pv[:n]], prove) is None
+    return r == 1 and replay_c6(state, [int(a) for a in pv[:n]], C6Solver(spec).prover()) is None
 
 
 def record_exact_failures(which: str) -> None:

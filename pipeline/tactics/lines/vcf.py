@@ -210,8 +210,8 @@ ROOT_FOURS = 3  # the root's four (and, VCT, three) candidates once found; -1 be
 ROOT_THREES = 4
 ROOT_SEEN = 5  # Connect6: the root got past the table in this search
 # Nodes whose failure came from the depth limit (cut there, or a table entry of a shallower
-# search): Gomoku in slot 6, Connect6 in its own slot C6_CUT (slot 6 is its ROOT_TURNS).
-CUT = 6
+# search), in both deepening searches; the pair search, which keeps ROOT_SEEN here, never counts them.
+CUT = 5
 
 
 @njit(cache=True, nogil=True)
@@ -310,6 +310,18 @@ def node_cover(w, sc, depth, atk, c, b, root):
 
 
 @njit(cache=True, nogil=True)
+def known_failure(table, key, depth, ctx):
+    """`probe_failed` for the deepening searches: a failure the table holds from a shallower
+    limit than every depth (not EXACT) counts as a cut in ctx[CUT]."""
+    known = failed_depth(table, key)
+    if known < depth:
+        return False
+    if known < EXACT:
+        ctx[CUT] += 1
+    return True
+
+
+@njit(cache=True, nogil=True)
 def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_cell, last, prev_b, sc, root):
     """Attacker node: `atk` to move with no winning cell; the defender has `d_count`
     winning cells (d_cell the first). Returns 1 win (pv[pos:ctx[PV_LEN]] the line),
@@ -327,10 +339,7 @@ def gomoku_attack(w, atk, depth, threes, pos, ctx, table, pv, key, d_count, d_ce
     if depth <= 0 or pos + 3 > pv.shape[0]:
         ctx[CUT] += 1
         return 0
-    known = failed_depth(table, key)
-    if known >= depth:
-        if known < EXACT:
-            ctx[CUT] += 1
+    if known_failure(table, key, depth, ctx):
         return 0
     cut_before = ctx[CUT]
     cells = w[HEIGHT] * w[WIDTH]
@@ -856,7 +865,6 @@ C6_SALTS = np.array(  # the attacker (row) and the stones it has left at the roo
 SALT_WON = np.int64(0x4F9E70D162B3A485)  # table entries of proven wins
 ROOT_TURNS = 6  # ctx: the double-threat turns the root found (-1 before)
 OVERFLOW = 7  # ctx: a node had more turns than its row holds (no failure is stored)
-C6_CUT = 5  # ctx: as CUT (slot 5 is ROOT_SEEN, which only the pair search uses)
 SCORE_SHIFT = 20  # a listed turn: score << 20 | c1 << 10 | (c2 + 1)
 TURN_MASK = (1 << SCORE_SHIFT) - 1
 # Ordering weights (`_c6_score`), measured on tests/tactics/connect6_vcf.txt.
@@ -1611,14 +1619,11 @@ def c6_node(w, atk, depth, pos, ctx, table, pv, key, sc, root, left, d1, d2, nee
                 c6[C6_R0, nr] = wi
                 nr += 1
     if depth <= 0 or pos + 10 > pv.shape[0]:
-        ctx[C6_CUT] += 1
+        ctx[CUT] += 1
         return 0
-    known_depth = failed_depth(table, key)
-    if known_depth >= depth:
-        if known_depth < EXACT:
-            ctx[C6_CUT] += 1
+    if known_failure(table, key, depth, ctx):
         return 0
-    cut_before = ctx[C6_CUT]
+    cut_before = ctx[CUT]
     won, h1, h2 = _c6_probe_won(table, key, depth)
     if won and need_pv == 0:
         return 1
@@ -1640,13 +1645,13 @@ def c6_node(w, atk, depth, pos, ctx, table, pv, key, sc, root, left, d1, d2, nee
         if _c6_show_win(w, sc, atk, w1, w2, nr, pos, pv, ctx) == 1:
             _c6_store_won(table, key, 1, w1, w2)
             return 1
-        ctx[C6_CUT] += 1  # no failure is stored here: not one to call exact either
+        ctx[CUT] += 1  # no failure is stored here: not one to call exact either
         return 0
     if need == 3 or not complete:
-        ctx[C6_CUT] += 1  # the last turn the depth allows looks for a win alone; a full row drops turns
+        ctx[CUT] += 1  # the last turn the depth allows looks for a win alone; a full row drops turns
     if need == 3 or n == 0:
         if complete:
-            store_failed(table, key, EXACT if ctx[C6_CUT] == cut_before else depth)
+            store_failed(table, key, EXACT if ctx[CUT] == cut_before else depth)
         return 0
     turns = sc.turns[depth]
     for t in range(n):
@@ -1682,11 +1687,8 @@ def c6_node(w, atk, depth, pos, ctx, table, pv, key, sc, root, left, d1, d2, nee
         # played (not counted as a node: nothing is searched).
         known = False
         for q in range(npairs):
-            known_depth = failed_depth(table, ckey ^ ZOBRIST[dval, pa[q]] ^ ZOBRIST[dval, pb[q]])
-            if known_depth >= depth - 1:
+            if known_failure(table, ckey ^ ZOBRIST[dval, pa[q]] ^ ZOBRIST[dval, pb[q]], depth - 1, ctx):
                 known = True
-                if known_depth < EXACT:
-                    ctx[C6_CUT] += 1
                 break
         if known:
             continue
@@ -1745,7 +1747,7 @@ def c6_node(w, atk, depth, pos, ctx, table, pv, key, sc, root, left, d1, d2, nee
         if r < 0:
             return -1
     if complete:
-        store_failed(table, key, EXACT if ctx[C6_CUT] == cut_before else depth)
+        store_failed(table, key, EXACT if ctx[CUT] == cut_before else depth)
     return 0
 
 
@@ -1789,7 +1791,7 @@ def c6_solve(s, budget, max_depth, table, pv, sc):
     ctx = sc.ints[CTX]
     for depth in range(1, max_depth + 1):
         ctx[ROOT_TURNS] = -1
-        cut_before = ctx[C6_CUT]
+        cut_before = ctx[CUT]
         r = c6_node(
             w,
             atk,
@@ -1813,7 +1815,7 @@ def c6_solve(s, budget, max_depth, table, pv, sc):
             return 1, ctx[PV_LEN], ctx[NODES]
         if r < 0:
             break
-        if ctx[C6_CUT] == cut_before:
+        if ctx[CUT] == cut_before:
             break  # the failure held at every depth (stored EXACT): a deeper round finds the same
         if depth >= 2 and ctx[ROOT_TURNS] == 0:
             # The root has no double threat: each further round would find none again and
