@@ -13,12 +13,18 @@ nothing that a kill could damage: its SQLite store is transactional), or by
 Two runs starting at once on one machine (two workspaces, or a run beside `make test`)
 share Prefect's home and its SQLite store: their servers migrated the same fresh database
 at the same time, and one failed ("duplicate column", then "Timed out while attempting to
-connect"). A file lock in Prefect's home lets one server start at a time."""
+connect"). A file lock in Prefect's home lets one server start at a time.
+
+The first start on a fresh machine creates and migrates the database with every module
+cold on disk: it took over Prefect's default 20 s there and the first `make run` failed
+("Timed out while attempting to connect"), where the second started in 13 s. Unless the
+user sets PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS, the wait is 180 s."""
 
 from __future__ import annotations
 
 import atexit
 import fcntl
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -44,7 +50,7 @@ def ensure_server() -> str | None:
             old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
             try:
                 with _one_start_at_a_time(Path(PREFECT_HOME.value())):
-                    server.start()
+                    server.start(timeout=startup_timeout())
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, old)
             # Registered after Prefect's own stop, so it runs first: no graceful
@@ -53,6 +59,17 @@ def ensure_server() -> str | None:
         if server.server_process is not None:
             interrupt.protect_child(server.server_process.pid)
         return server.api_url
+
+
+FIRST_START_TIMEOUT_S = 180
+
+
+def startup_timeout() -> int:
+    """Seconds to wait for the server: the user's setting if any, else FIRST_START_TIMEOUT_S."""
+    try:
+        return int(os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"])
+    except (KeyError, ValueError):  # unset, or not a number (Prefect itself rejects that)
+        return FIRST_START_TIMEOUT_S
 
 
 @contextmanager
