@@ -422,3 +422,16 @@ def test_hex_perfect_play_sweeps_every_opening_and_resumes_from_its_progress(cap
     assert [g["moves"] for g in again["games"]] == [g["moves"] for g in row["games"]]
     assert "openings, " not in out  # nothing played again: every chunk came from the file
     assert len(progress.read_text().splitlines()) == 6
+
+
+def test_hex_perfect_play_sweep_in_worker_processes_plays_the_serial_games(capsys, tmp_path):
+    args = ("--model", HEX_8, "--board", "3", "--all-openings", "1", "--chunk", "2", "--simulations", "8")
+    args += ("--vs", "random", "--check-nodes", "2000", "--sides", "first")
+    (serial,), _ = run(capsys, "hex_perfect_play", *args)
+    progress = tmp_path / "sweep.jsonl"
+    (parallel,), out = run(capsys, "hex_perfect_play", *args, "--workers", "2", "--progress", str(progress))
+    # the chunks finish in any order; the games come back in the openings' order
+    assert [g["moves"] for g in parallel["games"]] == [g["moves"] for g in serial["games"]]
+    assert parallel["first"] == serial["first"]
+    assert len(lines_matching(out, r"random first \d:\d: \d/\d won \(\d+ s\)")) == 3
+    assert len(progress.read_text().splitlines()) == 3
