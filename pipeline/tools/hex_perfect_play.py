@@ -41,6 +41,7 @@ import numpy as np
 
 from pipeline.match.evaluation import model_spec
 from pipeline.match.perfect_play import CheckedGame, PerfectPlayReport, WinChecker, all_openings, play_checked
+from pipeline.players.base import Player
 from pipeline.players.factory import PLAY_SOLVER_EMPTY_CELLS, PLAY_SOLVER_NODES, make_player
 from pipeline.search.mcts import SearchConfig
 
@@ -66,41 +67,67 @@ def read_progress(path: Path) -> dict[str, list[CheckedGame]]:
     return out
 
 
-_worker: dict[str, object] = {}
+class ChunkPlayer:
+    """Plays a sweep's chunks: the champion (one per colour) and each opponent, made once,
+    and one checker for every chunk; in the main process, or one per worker process."""
 
-
-def _chunk_games(args: argparse.Namespace, vs: str, first: bool, at: int, chunk: list[list[int]]) -> list[dict]:
-    """One chunk of a sweep in a worker process, with the players and checker this process
-    made for its first chunk (a new process pays the compile cache's load once)."""
-    if not _worker:
-        _worker["spec"] = spec = model_spec(args.model, args.board)
-        _worker["checker"] = WinChecker(spec, args.check_nodes)
-        _worker["search"] = SearchConfig(
+    def __init__(self, args: argparse.Namespace, spec, opponents: dict[str, Player] | None = None):
+        self.args = args
+        self.spec = spec
+        self.checker = WinChecker(spec, args.check_nodes)
+        self.search = SearchConfig(
             simulations=args.simulations,
             hex_root_solver_nodes=args.solver_nodes,
             hex_root_solver_empty_cells=args.solver_empty_cells,
         )
-    spec = _worker["spec"]
-    key = f"opponent {vs}"
-    if key not in _worker:
-        _worker[key] = make_player(vs, spec, SearchConfig(simulations=args.simulations))
-        _worker[f"player {vs}"] = make_player(str(args.model), spec, _worker["search"], name=args.model.stem)
-    seed = args.seed + at + (0 if first else 500_000)
-    games = play_checked(
-        spec, _worker[f"player {vs}"], _worker[key], 0, first, _worker["checker"], seed, openings=chunk
-    )
-    return [game_record(g) for g in games]
+        self.opponents = opponents if opponents is not None else {}
+        self.players: dict[tuple[str, bool], Player] = {}
+
+    def champion(self, vs: str, first: bool) -> Player:
+        if (vs, first) not in self.players:  # a player of its own per opponent and colour
+            self.players[vs, first] = make_player(
+                str(self.args.model), self.spec, self.search, name=self.args.model.stem
+            )
+        return self.players[vs, first]
+
+    def opponent(self, vs: str) -> Player:
+        if vs not in self.opponents:
+            self.opponents[vs] = make_player(vs, self.spec, SearchConfig(simulations=self.args.simulations))
+        return self.opponents[vs]
+
+    def play(self, vs: str, first: bool, at: int, chunk: list[list[int]]) -> tuple[list[dict], int]:
+        """The chunk's games as records, and how many positions the checker solved for them."""
+        solves = self.checker.solves
+        seed = self.args.seed + at + (0 if first else 500_000)
+        games = play_checked(
+            self.spec, self.champion(vs, first), self.opponent(vs), 0, first, self.checker, seed, openings=chunk
+        )
+        return [game_record(g) for g in games], self.checker.solves - solves
+
+
+_in_worker: list[ChunkPlayer] = []  # this worker process's ChunkPlayer, made for its first chunk
+
+
+def _play_in_worker(args: argparse.Namespace, vs: str, first: bool, at: int, chunk: list[list[int]]):
+    if not _in_worker:
+        _in_worker.append(ChunkPlayer(args, model_spec(args.model, args.board)))
+    return _in_worker[0].play(vs, first, at, chunk)
 
 
 def _from_record(i: int, g: dict) -> CheckedGame:
     return CheckedGame(i, g["first"], g["won"], g["moves"], {int(p): v for p, v in g["values"].items()})
 
 
-def sweep_in_processes(
-    args: argparse.Namespace, openings: list[list[int]], sides: tuple[bool, ...], stored: dict[str, list[CheckedGame]]
-) -> dict[tuple[str, bool], list[CheckedGame]]:
-    """Every chunk not in `stored`, `args.workers` at a time, each appended to the progress
-    file as it finishes; the games of each (opponent, colour) in the order of the openings."""
+def sweep(
+    args: argparse.Namespace,
+    openings: list[list[int]],
+    sides: tuple[bool, ...],
+    stored: dict[str, list[CheckedGame]],
+    local: ChunkPlayer,
+) -> tuple[dict[tuple[str, bool], list[CheckedGame]], int]:
+    """Every chunk not in `stored`: in this process with `local`, or `args.workers` at a time
+    in processes of their own; each appended to the progress file as it finishes. Returns the
+    games of each (opponent, colour) in the order of the openings, and the positions solved."""
     tasks = []
     for vs in args.vs:
         for first in sides:
@@ -110,25 +137,43 @@ def sweep_in_processes(
                 tasks.append((key, vs, first, at, chunk))
     done = dict(stored)
     todo = [t for t in tasks if t[0] not in done]
+    solved = 0
     start = time.perf_counter()
-    context = multiprocessing.get_context("spawn")  # no fork of a process holding numba and torch threads
-    with ProcessPoolExecutor(args.workers, mp_context=context) as pool:
-        futures = {pool.submit(_chunk_games, args, vs, first, at, chunk): key for key, vs, first, at, chunk in todo}
-        for future in as_completed(futures):
-            key = futures[future]
-            games = future.result()
-            done[key] = [_from_record(i, g) for i, g in enumerate(games)]
-            if args.progress:
-                with args.progress.open("a") as f:
-                    f.write(json.dumps({"chunk": key, "games": games}) + "\n")
-            print(
-                f"  {key}: {sum(g['won'] for g in games)}/{len(games)} won ({time.perf_counter() - start:.0f} s)",
-                flush=True,
-            )
+
+    def finished(key: str, vs: str, first: bool, games: list[dict]) -> None:
+        done[key] = [_from_record(i, g) for i, g in enumerate(games)]
+        if args.progress:
+            with args.progress.open("a") as f:
+                f.write(json.dumps({"chunk": key, "games": games}) + "\n")
+        side = "first" if first else "second"
+        so_far = [g for k, v, f, _, _ in tasks if v == vs and f == first and k in done for g in done[k]]
+        summary = PerfectPlayReport(args.model.stem, vs, so_far).summary(first)
+        print(
+            f"  {vs}, {side} player: {len(so_far)}/{len(openings)} openings, {summary['won']} won, "
+            f"{summary['dropped']} wins dropped ({time.perf_counter() - start:.0f} s)",
+            flush=True,
+        )
+
+    if args.workers == 1:
+        for key, vs, first, at, chunk in todo:
+            games, n = local.play(vs, first, at, chunk)
+            solved += n
+            finished(key, vs, first, games)
+    else:
+        context = multiprocessing.get_context("spawn")  # no fork of a process holding numba and torch threads
+        with ProcessPoolExecutor(args.workers, mp_context=context) as pool:
+            futures = {
+                pool.submit(_play_in_worker, args, vs, first, at, chunk): (key, vs, first)
+                for key, vs, first, at, chunk in todo
+            }
+            for future in as_completed(futures):
+                games, n = future.result()
+                solved += n
+                finished(*futures[future], games)
     out: dict[tuple[str, bool], list[CheckedGame]] = {}
     for key, vs, first, _, _ in tasks:
         out.setdefault((vs, first), []).extend(done[key])
-    return out
+    return out, solved
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
@@ -180,12 +225,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         opponents = {vs: make_player(vs, spec, SearchConfig(simulations=args.simulations)) for vs in args.vs}
     except (ValueError, FileNotFoundError) as error:
         raise SystemExit(f"error: {error}") from None
-    search = SearchConfig(
-        simulations=args.simulations,
-        hex_root_solver_nodes=args.solver_nodes,
-        hex_root_solver_empty_cells=args.solver_empty_cells,
-    )
-    checker = WinChecker(spec, args.check_nodes)
+    local = ChunkPlayer(args, spec, opponents)
     openings = None
     if args.all_openings is not None:
         openings = all_openings(spec, args.all_openings)
@@ -194,44 +234,27 @@ def main(argv: list[str] | None = None) -> list[dict]:
             openings = [openings[i] for i in sorted(picked)]
         print(f"{spec}: {len(openings)} openings of {args.all_openings} stones, each with both colours", flush=True)
     sides = {"both": (True, False), "first": (True,), "second": (False,)}[args.sides]
-    stored = read_progress(args.progress) if args.progress and openings is not None else {}
     if args.workers < 1:
         raise SystemExit("error: --workers must be at least 1")
-    parallel = sweep_in_processes(args, openings, sides, stored) if openings is not None and args.workers > 1 else None
+    swept, solved = None, 0
+    if openings is not None:
+        stored = read_progress(args.progress) if args.progress else {}
+        swept, solved = sweep(args, openings, sides, stored, local)
     out = []
-    for vs, opponent in opponents.items():
+    for vs in opponents:
         records = []
         for first in sides:
-            if parallel is not None:
-                records += parallel[(vs, first)]
+            if swept is not None:
+                records += swept[(vs, first)]
                 continue
-            player = make_player(str(args.model), spec, search, name=args.model.stem)
             start = time.perf_counter()
-            if openings is not None:
-                for at in range(0, len(openings), args.chunk):
-                    chunk = openings[at : at + args.chunk]
-                    key = f"{vs} {'first' if first else 'second'} {at}:{at + len(chunk)}"
-                    if key in stored:
-                        records += stored[key]
-                        continue
-                    seed = args.seed + at + (0 if first else 500_000)
-                    games = play_checked(spec, player, opponent, 0, first, checker, seed, openings=chunk)
-                    records += games
-                    if args.progress:
-                        with args.progress.open("a") as f:
-                            f.write(json.dumps({"chunk": key, "games": [game_record(g) for g in games]}) + "\n")
-                    done = PerfectPlayReport(args.model.stem, vs, records).summary(first)
-                    print(
-                        f"  {vs}, {'first' if first else 'second'} player: {at + len(chunk)}/{len(openings)} openings, "
-                        f"{done['won']} won, {done['dropped']} wins dropped ({time.perf_counter() - start:.0f} s)",
-                        flush=True,
-                    )
-            else:
-                half = args.games // 2
-                for part, plies in ((0, args.random_plies), (1, 0)):
-                    n = half if part == 0 else args.games - half
-                    seed = args.seed + 1000 * part + (0 if first else 500)
-                    records += play_checked(spec, player, opponent, n, first, checker, seed, plies)
+            half = args.games // 2
+            for part, plies in ((0, args.random_plies), (1, 0)):
+                n = half if part == 0 else args.games - half
+                seed = args.seed + 1000 * part + (0 if first else 500)
+                records += play_checked(
+                    spec, local.champion(vs, first), local.opponent(vs), n, first, local.checker, seed, plies
+                )
             print(f"  ({'first' if first else 'second'} player: {time.perf_counter() - start:.0f} s)", flush=True)
         report = PerfectPlayReport(args.model.stem, vs, records)
         print(report.describe(), flush=True)
@@ -244,7 +267,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
             }
         )
     judged = sum(len(g["values"]) for o in out for g in o["games"])
-    print(f"{spec}: {judged} positions judged, {checker.solves} distinct ones solved at {args.check_nodes} nodes")
+    solved += local.checker.solves if swept is None else 0
+    print(f"{spec}: {judged} positions judged, {solved} distinct ones solved at {args.check_nodes} nodes")
     if args.json:
         args.json.write_text(json.dumps(out))
     return out

@@ -433,5 +433,5 @@ def test_hex_perfect_play_sweep_in_worker_processes_plays_the_serial_games(capsy
     # the chunks finish in any order; the games come back in the openings' order
     assert [g["moves"] for g in parallel["games"]] == [g["moves"] for g in serial["games"]]
     assert parallel["first"] == serial["first"]
-    assert len(lines_matching(out, r"random first \d:\d: \d/\d won \(\d+ s\)")) == 3
+    assert len(lines_matching(out, r"random, first player: \d/5 openings, \d won, 0 wins dropped \(\d+ s\)")) == 3
     assert len(progress.read_text().splitlines()) == 3
