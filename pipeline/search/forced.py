@@ -88,6 +88,12 @@ TACTICS_OFF = 0
 TACTICS_VCF = 1
 TACTICS_VCT = 2
 TACTICS_MODES = {"off": TACTICS_OFF, "vcf": TACTICS_VCF, "vct": TACTICS_VCT}
+# A bit added to the mode (Gomoku): the moves that could refute the opponent's VCF (the
+# cells of its proof, our own fours) are kept as children without solving each again
+# here; each is judged by its child's own verdict when the tree expands it (the same
+# solver call on the same position), so only the children the tree visits pay for it.
+TACTICS_DEFER = 4
+TACTICS_BASE = 3
 
 OPEN = 0  # nothing proven (the mask may still have been narrowed to defences)
 WIN = 1  # the player to move wins: through the returned action
@@ -295,10 +301,11 @@ def proofs_surviving(s, pv, pv_len, moves, survive, x, dirs, hot, scratch):
 
 
 @njit(cache=True, nogil=True)
-def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc):
+def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc, resolve=True):
     """Narrow `mask` to the moves not refuted by a proof of the opponent's win; return how
     many remain. `pv[:pv_len]` is the opponent's proof with the mover passing (not in
-    the scratch's arrays, which this uses)."""
+    the scratch's arrays, which this uses). Without `resolve` the moves that could refute
+    it (the proof's cells, our fours) are all kept unsolved."""
     cells = s[HEIGHT] * s[WIDTH]
     me = s[TO_MOVE]
     candidate = sc.flags[CANDIDATE]
@@ -316,7 +323,9 @@ def refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc):
     for a in range(cells):
         if not mask[a]:
             continue
-        if candidate[a]:
+        if candidate[a] and not resolve:
+            refuted = False
+        elif candidate[a]:
             work[:] = s
             apply_unchecked(work, a)
             refuted = work[WINNER] < 0 and vcf_into(work, budget, max_depth, table, sc.ints[PROOF], sc)[0] == 1
@@ -375,6 +384,8 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
     to move. `pv` is room for a proof, `sc` the scratch (`pipeline.tactics.lines.scratch`) made
     for this game and at least `max_depth`."""
     kind = s[KIND]
+    resolve = (mode & TACTICS_DEFER) == 0
+    mode = mode & TACTICS_BASE
     if mode == TACTICS_OFF or (kind != GOMOKU and kind != CONNECT6) or s[WINNER] >= 0:
         return OPEN, -1
     budget = np.int64(budget)
@@ -435,7 +446,7 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
     found, pv_len, _ = gomoku_solve_scanned(passed, budget, max_depth, np.int64(0), SALT_VCF, null_table, pv, sc)
     if found != 1:
         return OPEN, -1
-    if refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc) == 0:
+    if refute_threat(s, mask, budget, max_depth, table, pv, pv_len, sc, resolve) == 0:
         return LOSS, -1
     return OPEN, -1
 

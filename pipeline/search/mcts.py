@@ -24,7 +24,7 @@ from pipeline.games.gomoku import makes_line
 from pipeline.games.kernels import candidate_mask, legal_mask, observe
 from pipeline.games.layout import GOMOKU, HEX, KIND, TO_MOVE, state_length
 from pipeline.search.evaluator import Evaluator
-from pipeline.search.forced import LOSS, OPEN, TACTICS_MODES, TACTICS_OFF, WIN, tactical_verdict_into
+from pipeline.search.forced import LOSS, OPEN, TACTICS_DEFER, TACTICS_MODES, TACTICS_OFF, WIN, tactical_verdict_into
 from pipeline.search.gumbel import TINY, GumbelConfig, chosen_child, considered_visits, descend_from, root_child
 from pipeline.search.hex_forced import (
     BRIDGE_SHARE,
@@ -87,6 +87,12 @@ class SearchConfig(BaseModel):
     )
     tactics_nodes: int = Field(200, ge=1, description="node budget of each solver call in the tree")
     tactics_depth: int = Field(12, ge=1, description="attacker moves a solver call looks ahead")
+    tactics_defer: bool = Field(
+        False,
+        description="Gomoku: below the root, the moves that could refute the opponent's VCF are kept as children "
+        "and each judged when the tree expands it (the same solver call), instead of all at once (self-play's "
+        "budget policy; the root always judges them all)",
+    )
     tactics_root_nodes: int = Field(
         5000,
         ge=0,
@@ -251,6 +257,7 @@ def expand_and_backup(
     marks,
     scratch,
     root_nodes=0,
+    defer=False,
 ):
     """Expand and back up leaves start..n-1. Returns n, or the first leaf whose game's
     row is full: the caller grows the tree and calls again from there. With `tactics`,
@@ -276,8 +283,9 @@ def expand_and_backup(
                 legal_mask(state, mask)
         if tactics != TACTICS_OFF:
             budget = root_nodes if node == 0 and root_nodes > tactics_nodes else tactics_nodes
+            mode = tactics | TACTICS_DEFER if defer and node != 0 else tactics
             verdict, win = tactical_verdict_into(
-                state, mask, tactics, budget, tactics_depth, table, null_table, pv, scratch
+                state, mask, mode, budget, tactics_depth, table, null_table, pv, scratch
             )
             if verdict == LOSS:
                 legal_mask(state, mask)  # the node is proven; a root still needs its moves
@@ -739,6 +747,7 @@ class BatchedMCTS:
                 marks=self.marks,
                 scratch=self.tactics_scratch,
                 root_nodes=cfg.tactics_root_nodes,
+                defer=cfg.tactics_defer,
             )
             if done == n:
                 break

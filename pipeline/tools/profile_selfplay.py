@@ -69,6 +69,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--backend", action="append", help="backend:precision (repeatable); default torch:f32")
     ap.add_argument("--tactics", choices=["off", "vcf", "vct"], default=None, help="override search.tactics")
+    ap.add_argument(
+        "--defer", choices=["on", "off"], default=None, help="override search.tactics_defer (Gomoku refutations)"
+    )
     ap.add_argument("--pyinstrument", default=None, help="write an HTML profile of the last backend here")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--overlap", action="store_true", help="selfplay.overlap: the network on its own thread")
@@ -97,13 +100,18 @@ def profile(args: argparse.Namespace) -> None:
     fields = params.selfplay.model_dump(include=set(SelfPlayConfig.model_fields))
     if args.tactics is not None:
         fields["search"]["tactics"] = args.tactics
+    if args.defer is not None:
+        fields["search"]["tactics_defer"] = args.defer == "on"
     fields["overlap"] = args.overlap
     config = SelfPlayConfig.model_validate(fields)
     mcts.select_batch = timed("select leaves (compiled)", mcts.select_batch)
     mcts.expand_and_backup = timed("expand + back up + tactics (compiled)", mcts.expand_and_backup)
     print(
         f"{spec}, {args.games} games, {config.parallel_games} in lockstep, {config.search.simulations} simulations, "
-        f"tactics {config.search.tactics}, one worker, one thread" + (", overlap" if args.overlap else "")
+        f"tactics {config.search.tactics}"
+        + (", refutations deferred" if config.search.tactics_defer else "")
+        + ", one worker, one thread"
+        + (", overlap" if args.overlap else "")
     )
     for i, variant in enumerate(args.backend or ["torch:f32"]):
         backend, _, precision = variant.partition(":")

@@ -3,7 +3,7 @@
 tactical verdict made cheap").
 
     python -m pipeline.tools.tactics_replay collect --spec gomoku:8 --model models/pretrained/gomoku-8x8.pt \\
-        --games 8 --out .tmp/leaves-8x8.npz
+        --games 8 --out .tmp/leaves-8x8.npz [--fresh]
     python -m pipeline.tools.tactics_replay replay .tmp/leaves-8x8.npz [--repeats 3] [--limit 25000]
 
 `collect` plays self-play games (the default self-play config, tactics vcf) and keeps every
@@ -38,7 +38,7 @@ from pipeline.tactics.lines.threats import LOST, null_move, threat_defences
 from pipeline.tactics.lines.vcf import vcf_into
 
 
-def collect(spec_text: str, model: str, games: int, out: str, seed: int, simulations: int) -> None:
+def collect(spec_text: str, model: str, games: int, out: str, seed: int, simulations: int, fresh: bool = False) -> None:
     import torch
 
     from pipeline.nets.evaluator import NetEvaluator
@@ -48,7 +48,13 @@ def collect(spec_text: str, model: str, games: int, out: str, seed: int, simulat
 
     torch.set_num_threads(1)
     spec = GameSpec.parse(spec_text)
-    evaluator = NetEvaluator(load_model(model, spec), threads=1)
+    net = load_model(model, spec)
+    if fresh:  # an untrained net's games are full of threats: the solvers' worst case
+        from pipeline.nets.resnet import PolicyValueNet
+
+        torch.manual_seed(seed)
+        net = PolicyValueNet(net.game, net.net)
+    evaluator = NetEvaluator(net, threads=1)
     record: list[np.ndarray] = []
     search = mcts.BatchedMCTS.search
 
@@ -203,6 +209,7 @@ def main(argv: list[str] | None = None) -> str | None:
     c.add_argument("--simulations", type=int, default=200)
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--out", default=".tmp/leaves.npz")
+    c.add_argument("--fresh", action="store_true", help="a fresh net of the model's shape (seeded, untrained)")
     r = sub.add_parser("replay")
     r.add_argument("path")
     r.add_argument("--mode", default="vcf", choices=list(TACTICS_MODES))
@@ -214,7 +221,7 @@ def main(argv: list[str] | None = None) -> str | None:
     if args.command == "collect":
         if args.games < 1:
             parser.error("--games takes at least 1")
-        collect(args.spec, args.model, args.games, args.out, args.seed, args.simulations)
+        collect(args.spec, args.model, args.games, args.out, args.seed, args.simulations, args.fresh)
         return None
     if args.repeats < 1:
         parser.error("--repeats takes at least 1")
