@@ -18,7 +18,7 @@ import statistics
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -547,8 +547,29 @@ def run_selfplay_bench_on(
     progress=None,
 ) -> list[Record]:
     """`run_selfplay_bench` on a params file (None: the defaults) and a checkpoint to play
-    (None: a fresh net). A ValueError for params, a checkpoint, a backend or a device this
-    machine cannot run."""
+    (None: a fresh net). With `device` auto on a machine with a GPU, the whole bench runs on
+    the CPU and then on the GPU, each row labelled with its device, so the two stand side by
+    side (`variants` are the CPU's then; the GPU runs its defaults); without one, or with
+    cpu or cuda named, on that device alone. A ValueError for
+    params, a checkpoint, a backend or a device this machine cannot run."""
     loaded = load_params(params_file)
     net = load_checkpoint(model, loaded.game)[0] if model else None
-    return run_selfplay_bench(loaded, net, variants, device, workers, rounds, quick, progress=progress)
+    devices = bench_devices(device)
+    out: list[Record] = []
+    for where in devices:
+        if progress and len(devices) > 1:
+            progress(f"on the {where.upper()}")
+        # Backends named for the CPU may not run on the GPU: the GPU run takes its own defaults.
+        chosen = variants if where != "cuda" or len(devices) == 1 else None
+        records = run_selfplay_bench(loaded, net, chosen, where, workers, rounds, quick, progress=progress)
+        if len(devices) > 1:
+            records = [replace(r, position=f"{where}: {r.position}") for r in records]
+        out += records
+    return out
+
+
+def bench_devices(device: str) -> list[str]:
+    """The devices `zero bench --selfplay` runs on: both when auto finds a GPU."""
+    if device == "auto" and resolve_device("auto") == "cuda":
+        return ["cpu", "cuda"]
+    return [device]

@@ -134,3 +134,31 @@ def test_the_overlap_figures_play_a_task_share_with_the_slots_refilled():
     }
     assert played["one"] == {"1w torch:f32 overlap off": 2, "1w torch:f32 overlap on": 2}
     assert played["refilled"] == {"1w torch:f32 overlap off": 5, "1w torch:f32 overlap on": 5}
+
+
+def test_with_a_gpu_the_bench_runs_on_the_cpu_and_the_gpu_side_by_side(monkeypatch):
+    """Where torch sees a GPU, `zero bench --selfplay` (device auto) runs everything on the
+    CPU and then on the GPU, each row labelled with its device; the CPU's named backends
+    stay on the CPU. Without a GPU, or with a device named, one run as before."""
+    import pipeline.bench.selfplay as bench
+    from pipeline.bench.search import record
+
+    spec = GameSpec.parse("gomoku:8")
+    calls = []
+
+    def fake(params, net, variants, device, *args, **kwargs):
+        calls.append((device, variants))
+        return [record(spec, "400 sims 2w x", "selfplay_games_per_hour", 1.0 if device == "cpu" else 2.0, "games/h")]
+
+    monkeypatch.setattr(bench, "run_selfplay_bench", fake)
+    monkeypatch.setattr(bench, "resolve_device", lambda device: "cuda" if device in ("auto", "cuda") else "cpu")
+    records = bench.run_selfplay_bench_on(None, variants=["onnxruntime:f32"], device="auto")
+    assert calls == [("cpu", ["onnxruntime:f32"]), ("cuda", None)]
+    assert {r.position: r.value for r in records} == {"cpu: 400 sims 2w x": 1.0, "cuda: 400 sims 2w x": 2.0}
+    calls.clear()
+    bench.run_selfplay_bench_on(None, device="cpu")
+    assert calls == [("cpu", None)]
+    monkeypatch.setattr(bench, "resolve_device", lambda device: "cpu")  # no GPU: auto is one run
+    calls.clear()
+    records = bench.run_selfplay_bench_on(None, device="auto")
+    assert calls == [("auto", None)] and records[0].position == "400 sims 2w x"
