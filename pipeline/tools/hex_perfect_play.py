@@ -22,6 +22,10 @@ of them drawn at random:
     python -m pipeline.tools.hex_perfect_play --model models/pretrained/hex-8x8.pt \\
         --all-openings 2 --sample-openings 200 --check-nodes 50000 --vs pure:1000
 
+`--openings-file FILE` sweeps the openings listed there instead (a JSON list of move
+lists), e.g. those where a new book of solved openings changes the champion's play
+(`python -m pipeline.tools.hex_solved_book --changed`).
+
 The checker's proofs of the two-stone positions are most of a sweep's time (a lost or
 unsettled one costs the whole `--check-nodes` budget, 12-40 s at 50,000 on 7x7), and the
 chunks are independent: `--workers N` plays N chunks at once, each in a process of its own
@@ -202,6 +206,13 @@ def main(argv: list[str] | None = None) -> list[dict]:
     )
     parser.add_argument("--sample-openings", type=int, default=None, metavar="K", help="K of those, drawn at random")
     parser.add_argument(
+        "--openings-file",
+        type=Path,
+        default=None,
+        help="the openings to sweep instead, a JSON list of move lists (e.g. those a new book changes: "
+        "python -m pipeline.tools.hex_solved_book --changed)",
+    )
+    parser.add_argument(
         "--chunk", type=int, default=100, help="games played in lockstep (progress is printed per chunk)"
     )
     parser.add_argument(
@@ -227,7 +238,19 @@ def main(argv: list[str] | None = None) -> list[dict]:
         raise SystemExit(f"error: {error}") from None
     local = ChunkPlayer(args, spec, opponents)
     openings = None
-    if args.all_openings is not None:
+    if args.openings_file is not None:
+        try:
+            openings = [[int(a) for a in o] for o in json.loads(args.openings_file.read_text())]
+            for opening in openings:
+                state = spec.new_game()
+                for a in opening:
+                    state.apply(a)
+                if state.is_terminal:
+                    raise ValueError(f"opening {opening} ends the game")
+        except (OSError, ValueError, TypeError) as error:
+            raise SystemExit(f"error: {args.openings_file}: not a JSON list of move lists ({error})") from None
+        print(f"{spec}: {len(openings)} openings from {args.openings_file}, each with both colours", flush=True)
+    elif args.all_openings is not None:
         openings = all_openings(spec, args.all_openings)
         if args.sample_openings is not None and args.sample_openings < len(openings):
             picked = np.random.default_rng(args.seed).choice(len(openings), args.sample_openings, replace=False)
