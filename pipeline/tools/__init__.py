@@ -38,6 +38,9 @@ command that reproduces the figure.
 - `hex_root_solver_cost`: CPU seconds a move with the root solver off and on ("the Hex
   root solver on 8x8")
       python -m pipeline.tools.hex_root_solver_cost --model models/pretrained/hex-8x8.pt --vs pure:1000 --games 6
+- `hex_solved_book`: the book of solved Hex openings the root solver consults (every
+  two-stone 7x7 opening; "the book of solved 7x7 openings")
+      python -m pipeline.tools.hex_solved_book --size 7 --stones 2 --nodes 50000 --workers 2
 - `hex_tactics_strength`: the Hex connection knowledge: cost a call, simulations/s,
   self-play rate, equal-time matches ("Hex connection knowledge in the search")
       python -m pipeline.tools.hex_tactics_strength speed
@@ -85,6 +88,7 @@ TOOLS = (
     "hex_opening_table",
     "hex_perfect_play",
     "hex_root_solver_cost",
+    "hex_solved_book",
     "hex_tactics_strength",
     "no_blunder",
     "opening_outcomes",

@@ -1,7 +1,7 @@
 """Make the book of solved Hex openings the root solver consults
 (`pipeline.tactics.hex.book`): every opening of N stones (one of each half-turn pair, no
 swap) solved by DFPN with H-search within `--nodes`, and for each won one the winning
-move the proof starts with.
+move the proof starts with (RESULTS.md, "A book of solved 7x7 openings").
 
     python -m pipeline.tools.hex_solved_book --size 7 --stones 2 --nodes 50000 --workers 2
     python -m pipeline.tools.hex_solved_book --size 7 --stones 2 --nodes 400000 --retry
@@ -12,9 +12,10 @@ unsettled. Each worker keeps its own transposition table across its positions.
 
 `--changed PROGRESS --write FILE` lists the openings of a `hex_perfect_play` sweep (its
 progress file) where the book now changes the champion's play: a position of the
-champion's in the book with another move than the one it played. Only those games differ
-with the book (the champion plays as before everywhere else), so only they need playing
-again (`hex_perfect_play --openings-file FILE`):
+champion's in the book with another move than the one it played, which the root solver
+does not prove to win within a move's budget (it keeps the search's move when it does).
+Only those games differ with the book (the champion plays as before everywhere else), so
+only they need playing again (`hex_perfect_play --openings-file FILE`):
 
     python -m pipeline.tools.hex_solved_book --size 7 --changed reports/hex-perfect-play/hex7-2ply.jsonl \
         --write reports/hex-perfect-play/hex7-book-changed.json
@@ -34,6 +35,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pipeline.games.base import GameSpec
 from pipeline.match.perfect_play import all_openings
+from pipeline.players.factory import PLAY_SOLVER_NODES
+from pipeline.search.hex_root_solver import HexRootSolver
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex.book import SolvedBook, book_path, position_key
 from pipeline.tactics.hex.solve import check_dfpn_size, new_dfpn_table, winning_move
@@ -59,10 +62,16 @@ def solve_opening(spec_text: str, opening: list[int], nodes: int) -> tuple[list[
     return opening, int(v), int(move), time.perf_counter() - t
 
 
-def changed_openings(book: SolvedBook, progress: Path, write: Path | None) -> list[list[int]]:
-    """The openings (the first two moves) of the sweep's games in which some position of the
-    champion's is in the book with another move than the one the champion played."""
+def changed_openings(
+    book: SolvedBook, progress: Path, write: Path | None, solver_nodes: int = PLAY_SOLVER_NODES
+) -> list[list[int]]:
+    """The openings (the first two moves) of the sweep's games in which the champion's root
+    solver, with the book, plays another move than the one the champion played: a position of
+    the champion's in the book whose book move differs, and where the solver does not prove
+    the played move wins too (within `solver_nodes`, as in play)."""
     spec = book.spec
+    solver = HexRootSolver(spec, solver_nodes)
+    solver.book = book
     changed: dict[tuple[int, ...], None] = {}
     games = 0
     for line in progress.read_text().splitlines():
@@ -77,7 +86,7 @@ def changed_openings(book: SolvedBook, progress: Path, write: Path | None) -> li
             for ply, move in enumerate(game["moves"]):
                 if ply >= 2 and state.current_player == mine:
                     known = book.winning_move(state.array)
-                    if known is not None and known != move:
+                    if known is not None and known != move and solver.winning_move(state.array, move) != move:
                         changed[tuple(game["moves"][:2])] = None
                         break
                 state.apply(int(move))

@@ -289,6 +289,23 @@ def test_overlap_selfplay(capsys, tiny_params):
 # -- Hex -----------------------------------------------------------------------------------
 
 
+def test_hex_solved_book(capsys, tmp_path):
+    """Every one-stone 3x3 position solved (white to move), written as a book: lost for white
+    exactly where the opening table says black's first stone wins; a second run has nothing
+    left to do."""
+    out_path = tmp_path / "hex-3x3.json"
+    book, out = run(
+        capsys, "hex_solved_book", "--size", "3", "--stones", "1", "--nodes", "10000", "--out", str(out_path)
+    )
+    assert "5 openings of 1 stones to solve" in out  # 9 cells, one of each half-turn pair
+    assert len(book.moves) + len(book.lost) == 5 and not book.unsettled
+    table, _ = run(capsys, "hex_opening_table", "--size", "3", "--budget", "10000", "--log2-table", "12")
+    winning = {a for a in range(9) if table.flat[a] == 1}
+    assert {black[0] for _, black, _ in book.lost} == {a for a in winning if a <= 8 - a}
+    again, out = run(capsys, "hex_solved_book", "--size", "3", "--stones", "1", "--out", str(out_path))
+    assert "0 openings" in out and again.moves == book.moves
+
+
 def test_hex_opening_table(capsys):
     table, out = run(capsys, "hex_opening_table", "--size", "3", "--budget", "10000", "--log2-table", "12")
     assert table.shape == (3, 3) and (table != 0).all()

@@ -179,6 +179,15 @@ def _keeps_win(state: GameState, action: int, budget: int, flags: int, tt: DfpnT
     return v == (hs.WIN if child.current_player == me else hs.LOSS)
 
 
+def keeps_win(
+    state: GameState, action: int, budget: int, tt: DfpnTable | None = None, limits: np.ndarray | None = None
+) -> bool:
+    """Is `action` proven, within `budget` nodes, to keep a win for the player to move?"""
+    tt, limits = _tables(tt, limits)
+    legal = 0 <= action < state.spec.num_actions and state.legal_mask()[action]
+    return bool(legal) and _keeps_win(state, action, budget, hd.DFPN_ALL, tt, limits)
+
+
 def _dfpn(state: GameState, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray) -> tuple[int, int, int]:
     check_dfpn_size(state.spec.width)
     order = hd.centre_order(state.spec.width)
