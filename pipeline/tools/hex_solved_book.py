@@ -73,14 +73,16 @@ def changed_openings(
     solver = HexRootSolver(spec, solver_nodes)
     solver.book = book
     changed: dict[tuple[int, ...], None] = {}
-    games = 0
+    records = []
     for line in progress.read_text().splitlines():
         try:
-            entry = json.loads(line)
+            records += json.loads(line)["games"]
         except json.JSONDecodeError:
             continue
-        for game in entry["games"]:
-            games += 1
+    games = len(records)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns) as bar:
+        for game in bar.track(records, description="games checked"):
             mine = 0 if game["first"] else 1
             state = spec.new_game()
             for ply, move in enumerate(game["moves"]):
@@ -91,7 +93,7 @@ def changed_openings(
                         break
                 state.apply(int(move))
     openings = [list(o) for o in changed]
-    print(f"{len(openings)} of {games} games reach a book position where the champion played another move")
+    print(f"{len(openings)} of {games} games reach a book position where the root solver now plays another move")
     if write is not None:
         write.write_text(json.dumps(openings) + "\n")
     return openings
