@@ -234,11 +234,16 @@ def play_moves(
     return Played(seconds, run.counts.finished, len(run.positions()), run.counts.plies, run.search.evaluations)
 
 
+def warm_batch(evaluator: Evaluator, spec: GameSpec, batch: int) -> np.ndarray:
+    """A fixed random batch of observations, evaluated once (the warm-up call)."""
+    obs = np.random.default_rng(0).integers(0, 2, (batch, *spec.obs_shape)).astype(np.float32)
+    evaluator(obs)
+    return obs
+
+
 def forward_rate(evaluator: Evaluator, spec: GameSpec, batch: int, repeats: int) -> float:
     """Bare forward positions/s at `batch` (median of `repeats` after a warm-up call)."""
-    rng = np.random.default_rng(0)
-    obs = rng.integers(0, 2, (batch, *spec.obs_shape)).astype(np.float32)
-    evaluator(obs)
+    obs = warm_batch(evaluator, spec, batch)
     return batch / statistics.median(timed_once(lambda: evaluator(obs)) for _ in range(repeats))
 
 
@@ -246,9 +251,7 @@ def concurrent_forward_rate(evaluator: Evaluator, spec: GameSpec, batch: int, re
     """Forward positions/s of `workers` threads calling the evaluator at once at `batch`, as
     the self-play workers do: what the cores together reach when they do nothing else (two
     cores busy run slower each than one alone: shared caches, memory, clocks)."""
-    rng = np.random.default_rng(0)
-    obs = rng.integers(0, 2, (batch, *spec.obs_shape)).astype(np.float32)
-    evaluator(obs)
+    obs = warm_batch(evaluator, spec, batch)
 
     def calls(_: int) -> None:
         for _ in range(repeats):
