@@ -58,7 +58,8 @@ def solve_opening(spec_text: str, opening: list[int], nodes: int) -> tuple[list[
         state.array, np.int64(nodes), np.int64(hd.DFPN_ALL), hd.default_limits(), hd.centre_order(spec.width), _TABLE
     )
     if v == hd.WIN and move < 0:  # a standing connection: any cell of it keeps the win
-        move = winning_move(state, nodes) or -1
+        found = winning_move(state, nodes)
+        move = -1 if found is None else found  # cell 0 is a move
     return opening, int(v), int(move), time.perf_counter() - t
 
 
