@@ -30,9 +30,13 @@ from pipeline.search.hex_forced import (
     BRIDGE_SHARE,
     HEX_BRIDGE,
     HEX_CONNECT,
+    HEX_HSEARCH,
+    HSEARCH_LIMITS,
     bridge_replies,
     hex_tactics_flags,
     hex_verdict,
+    hsearch_root,
+    prove_outside_lost,
 )
 from pipeline.search.hex_root_solver import HexRootSolver
 from pipeline.search.rng import make_rng
@@ -61,6 +65,7 @@ from pipeline.search.tree import (
     revert,
     search_capacity,
 )
+from pipeline.tactics.hex.hsearch import MAX_SIDE
 from pipeline.tactics.lines.scratch import scratch_for
 from pipeline.tactics.lines.table import new_table
 
@@ -104,7 +109,8 @@ class SearchConfig(BaseModel):
         description="Hex connection knowledge at every expansion (pipeline.search.hex_forced): off, all, or "
         "pieces joined by '+' of inferior (dead and captured cells never children), connect (winning "
         "connections prove nodes), mustplay (the opponent's semi-connections narrow the children), "
-        "bridge (the reply to a bridge intrusion takes half the prior)",
+        "bridge (the reply to a bridge intrusion takes half the prior), and at the root hsearch (H-search: a "
+        "semi-connection's key is a proven win, moves outside the opponent's must-play region proven lost)",
     )
     hex_root_solver_nodes: int = Field(
         0,
@@ -455,6 +461,11 @@ class BatchedMCTS:
         self.tactics = TACTICS_MODES[config.tactics] if spec.kind != HEX else TACTICS_OFF
         self.hex_flags = hex_tactics_flags(config.hex_tactics) if spec.kind == HEX else 0
         self.marks = np.zeros(spec.cells, dtype=np.bool_)
+        # H-search at the root, once a search (`hex_forced.hsearch_root`): pending until
+        # the root has children.
+        self.hex_root = (self.hex_flags & HEX_HSEARCH) != 0 and spec.width <= MAX_SIDE
+        self.hex_pending = np.zeros(games, dtype=np.bool_)
+        self.hex_region = np.zeros(spec.cells, dtype=np.bool_)
         bits = 16 if self.tactics != TACTICS_OFF else 1
         self.tactics_table = new_table(bits)
         self.null_table = new_table(bits)
@@ -568,6 +579,8 @@ class BatchedMCTS:
             tree.reserve(tree_capacity(self.spec, planned))
         target = tree.node_int[:, 0, VISITS].astype(np.int64) + budget
         noisy = np.broadcast_to(np.asarray(noise, dtype=np.bool_), (self.games,))
+        if self.hex_root:
+            self.hex_pending[:] = active
         if self.gumbel:
             # As in mctx, the root's own evaluation is not one of the halving's simulations.
             target += (tree.node_int[:, 0, FIRST] < 0) & (tree.node_int[:, 0, TERMINAL] == 0)
@@ -676,6 +689,9 @@ class BatchedMCTS:
         """Root noise (PUCT) or the halving's set-up (Gumbel) for the games in `games` whose
         roots have children now, in game order (the order of the draws)."""
         cfg, tree = self.config, self.tree
+        if self.hex_root:
+            for g in np.flatnonzero(games & self.hex_pending & (tree.node_int[:, 0, FIRST] >= 0)):
+                self._hsearch_root(int(g))
         if self.gumbel:
             sched = self.schedule
             for g in np.flatnonzero(games & ~sched.ready & (tree.node_int[:, 0, FIRST] >= 0)):
@@ -755,6 +771,19 @@ class BatchedMCTS:
             self.grown += 1
         self.evaluations += n
         self.steps += 1
+
+    def _hsearch_root(self, g: int) -> None:
+        """Hex: H-search at game g's root (`hex_forced.hsearch_root`): a semi-connection's
+        key proven a win, or the moves outside the opponent's must-play region proven lost."""
+        self.hex_pending[g] = False
+        tree = self.tree
+        if tree.node_int[g, 0, TERMINAL] != 0:
+            return
+        verdict, key = hsearch_root(self.roots[g], self.hex_region, HSEARCH_LIMITS)
+        if verdict == WIN and key >= 0:
+            prove_move(tree.node_int, tree.node_float, g, 0, key, SOLVED_WIN, False)
+        elif verdict == OPEN:
+            prove_outside_lost(tree.node_int, tree.node_float, g, self.hex_region)
 
     def _solve_roots(self, active: np.ndarray, visits: np.ndarray) -> None:
         """Hex: the root solver (`pipeline.search.hex_root_solver`) for every active game;

@@ -30,14 +30,23 @@ from pipeline.nets.evaluator import NetEvaluator
 from pipeline.players.factory import make_player
 from pipeline.players.models import load_model
 from pipeline.players.search import NetPlayer
-from pipeline.search.hex_forced import bridge_replies, hex_tactics_flags, hex_verdict
+from pipeline.search.hex_forced import HSEARCH_LIMITS, bridge_replies, hex_tactics_flags, hex_verdict, hsearch_root
 from pipeline.search.mcts import SearchConfig
 from pipeline.selfplay.play import SelfPlayConfig, play_games
 from pipeline.tactics.hex.connect import must_play_region, winning_connection
 from pipeline.tactics.hex.patterns import inferior_mask
 
 MODEL = "models/pretrained/hex-7x7.pt"
-MODES = ("off", "inferior", "connect", "mustplay", "bridge", "connect+bridge", "all")
+MODES = (
+    "off",
+    "inferior",
+    "connect",
+    "mustplay",
+    "bridge",
+    "connect+bridge",
+    "inferior+connect+mustplay+bridge",
+    "all",
+)
 
 
 def random_positions(spec: GameSpec, count: int, rng: np.random.Generator) -> list[GameState]:
@@ -90,6 +99,7 @@ def knowledge_calls(spec: GameSpec) -> dict:
         "inferior_mask": lambda s: inferior_mask(s, marks),
         "must_play_region": region,
         "bridge_replies": lambda s: bridge_replies(s, marks),
+        "hsearch_root": lambda s: hsearch_root(s, marks, HSEARCH_LIMITS),  # once a search, at the root
     }
     calls.update({f"hex_verdict {m}": verdict(hex_tactics_flags(m)) for m in MODES[1:]})
     return calls

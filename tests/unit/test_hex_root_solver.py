@@ -18,12 +18,20 @@ from pipeline.tactics.hex import solver as hs
 from tests.unit.test_hex_tactics import plain_value, position, random_position
 
 pytestmark = pytest.mark.unit
+PER_EXPANSION = "inferior+connect+mustplay+bridge"
 
 
 def searched(
     spec: GameSpec, s: np.ndarray, nodes: int, simulations: int = 16, empty_cells: int | None = None
 ) -> tuple[BatchedMCTS, np.ndarray]:
-    config = SearchConfig(simulations=simulations, hex_root_solver_nodes=nodes, hex_root_solver_empty_cells=empty_cells)
+    # Without the root's H-search (a piece of `all`, tested in test_hex_root_hsearch.py), which
+    # proves these wins itself: the baseline of these tests is the tree's per-expansion pieces.
+    config = SearchConfig(
+        simulations=simulations,
+        hex_root_solver_nodes=nodes,
+        hex_root_solver_empty_cells=empty_cells,
+        hex_tactics=PER_EXPANSION,
+    )
     search = BatchedMCTS(spec, 1, config, seed=5)
     search.reset(0, s.copy())
     visits = search.search(UniformEvaluator(spec.num_actions), noise=False)

@@ -224,4 +224,6 @@ def test_trees_never_contradict_exhaustive_search(text, least):
     for s in starts:
         search = searched(spec, s, "all", simulations=200)
         proven += check_tree(search, s, table)
-    assert proven > 40  # the knowledge did prove things, so the test checks them
+    # The knowledge did prove things, so the test checks them (fewer since the root's H-search
+    # settles some roots before the tree proves much below them).
+    assert proven > 25

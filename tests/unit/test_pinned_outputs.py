@@ -8,6 +8,8 @@ The two Hex cases were recorded again when issue 24 made Hex's connection knowle
 (`search.hex_tactics`) the default: they run with it on.
 The self-play cases were recorded again when issue 42 gave each game its own random
 streams, from (seed, game id) alone, so that a resumed task plays the same games.
+The two Hex cases were recorded again when issue 40 added H-search at the root to
+`hex_tactics: all` (the default).
 
 Print the current values with
 
@@ -184,17 +186,17 @@ EXPECTED_SELFPLAY: dict[str, dict] = {
         "stats": (4, 67, 2, 1, 1, 1028, 67, 2, 1, 1, 1, [-0.262]),
     },
     "hex_swap_cap": {
-        "records": "3e21497661935d16",
-        "positions": 25,
-        "ended": [(1, 3), (0, 8), (2, 6), (3, 5), (4, 3)],
-        "stats": (5, 25, 5, 0, 0, 239, 55, 0, 0, 0, 0, [-0.3095, -0.3095, -0.0625, -0.3095, -0.022875]),
+        "records": "bbc933cfc45e3d11",
+        "positions": 21,
+        "ended": [(1, 2), (0, 5), (3, 5), (2, 6), (4, 3)],
+        "stats": (5, 21, 3, 2, 0, 188, 49, 0, 0, 0, 0, [-0.772353, -0.3095, -0.135824, -0.110053, -0.022875]),
     },
 }
 EXPECTED_BATCHED: dict[tuple[str, bool], str] = {
     ("gomoku:7:k5", False): "210456629f2a8987",
     ("gomoku:5:k4", True): "2604e698b2019257",
     ("connect6:6", True): "94d46bf1d2250684",
-    ("hex:5", False): "682366c85b31f98d",  # re-recorded with search.hex_tactics on by default
+    ("hex:5", False): "6102f59cc3f8629a",  # re-recorded with the root's H-search in hex_tactics: all
 }
 EXPECTED_PURE: dict[str, str] = {
     "gomoku:6:k4": "dd5cac7456094ff2",
