@@ -2,10 +2,13 @@
 value after a first move on each cell (for black), printed as boards (RESULTS.md: why the
 15x15 champions open at the edge, and each retrained champion's opening); with `--search`,
 the first move its search plays at each simulation count, and whether it lies in the
-board's central 5x5.
+board's central 5x5; with `--visits K`, the K most visited first moves (RESULTS.md,
+seventeenth session: why the Connect6 champion's first stone leaves the centre at 400 to
+1,600 simulations).
 
     python -m pipeline.tools.opening_prior models/pretrained/gomoku-15x15.pt gomoku:15
-    python -m pipeline.tools.opening_prior models/pretrained/connect6-19x19.pt connect6:19 --search 200 400 800 1600
+    python -m pipeline.tools.opening_prior models/pretrained/connect6-19x19.pt connect6:19 \
+        --search 200 400 800 1600 --visits 8
 
 Printed: the empty board's value, the prior's entropy (1.0: uniform) and argmax as
 (row, column) from the top-left, then the prior in per mille and black's value after a
@@ -35,15 +38,23 @@ def opening_maps(model: str, spec: GameSpec) -> tuple[np.ndarray, np.ndarray, fl
     return np.asarray(prior)[: spec.cells].reshape(board), -np.asarray(values).reshape(board), float(value)
 
 
-def first_moves(model: str, spec: GameSpec, budgets: list[int]) -> dict[int, tuple[int, int]]:
+def first_moves(
+    model: str, spec: GameSpec, budgets: list[int], top: int = 0
+) -> dict[int, tuple[tuple[int, int], list[tuple[tuple[int, int], int]]]]:
     """The first move (row, column) the net's search plays from the empty board at each
-    simulation count (the match settings: no noise, the most visited move)."""
+    simulation count (the match settings: no noise, the most visited move), with the `top`
+    most visited moves and their visits."""
     moves = {}
     for budget in budgets:
         player = make_player(model, spec, play_search(spec, budget))
         player.start(spec, 1, 0)
         action = player.choose([0], [spec.new_game()])[0]
-        moves[budget] = divmod(int(action), spec.width)
+        visits = player.last_visits[0]  # type: ignore[attr-defined]
+        # Equal counts in the order the search breaks them: the higher prior first.
+        prior, _ = player.policy_value(spec.new_game())  # type: ignore[attr-defined]
+        order = np.lexsort((-np.asarray(prior)[: len(visits)], -visits))
+        ranked = [(divmod(int(a), spec.width), int(visits[a])) for a in order[:top]]
+        moves[budget] = (divmod(int(action), spec.width), ranked)
     return moves
 
 
@@ -59,6 +70,9 @@ def main(argv: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     parser.add_argument(
         "--search", type=int, nargs="*", default=[], metavar="N", help="also the searched first move at N simulations"
     )
+    parser.add_argument(
+        "--visits", type=int, default=0, metavar="K", help="with --search, also the K most visited first moves"
+    )
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     spec = GameSpec.parse(args.spec)
@@ -72,9 +86,11 @@ def main(argv: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     np.set_printoptions(linewidth=220, precision=2, suppress=True)
     print("prior (per mille):\n", (prior * 1000).round(0))
     print("value for black after its first move there:\n", black_value)
-    for budget, cell in first_moves(args.model, spec, args.search).items():
+    for budget, (cell, ranked) in first_moves(args.model, spec, args.search, args.visits).items():
         centre = "in" if in_centre(cell, spec) else "outside"
         print(f"searched first move at {budget} simulations: {cell}, {centre} the central {CENTRE}x{CENTRE}")
+        for (row, column), visits in ranked:
+            print(f"  ({row}, {column}): {visits} visits, prior {prior[row, column] * 1000:.0f} per mille")
     return prior, black_value
 
 
