@@ -23,6 +23,7 @@ import torch
 
 from pipeline.games.base import GameSpec
 from pipeline.players.factory import make_player, play_search
+from pipeline.search.tree import ACTION, VALUE, VISITS
 
 CENTRE = 5  # the side of the central square a first move should land in
 
@@ -40,10 +41,10 @@ def opening_maps(model: str, spec: GameSpec) -> tuple[np.ndarray, np.ndarray, fl
 
 def first_moves(
     model: str, spec: GameSpec, budgets: list[int], top: int = 0
-) -> dict[int, tuple[tuple[int, int], list[tuple[tuple[int, int], int]]]]:
+) -> dict[int, tuple[tuple[int, int], list[tuple[tuple[int, int], int, float]]]]:
     """The first move (row, column) the net's search plays from the empty board at each
     simulation count (the match settings: no noise, the most visited move), with the `top`
-    most visited moves and their visits."""
+    most visited moves, their visits and their Q."""
     moves = {}
     for budget in budgets:
         player = make_player(model, spec, play_search(spec, budget))
@@ -53,9 +54,23 @@ def first_moves(
         # Equal counts in the order the search breaks them: the higher prior first.
         prior, _ = player.policy_value(spec.new_game())  # type: ignore[attr-defined]
         order = np.lexsort((-np.asarray(prior)[: len(visits)], -visits))
-        ranked = [(divmod(int(a), spec.width), int(visits[a])) for a in order[:top]]
+        values = root_values(player, spec)
+        ranked = [(divmod(int(a), spec.width), int(visits[a]), float(values[a])) for a in order[:top]]
         moves[budget] = (divmod(int(action), spec.width), ranked)
     return moves
+
+
+def root_values(player, spec: GameSpec) -> np.ndarray:
+    """Black's mean searched value (Q) of each first move at the player's root after its
+    search (NaN where unvisited)."""
+    tree = player.search.tree
+    kids = tree.root_children(0)
+    values = np.full(spec.num_actions, np.nan)
+    for j in range(kids.start, kids.stop):
+        visits = int(tree.node_int[0, j, VISITS])
+        if visits > 0:
+            values[int(tree.node_int[0, j, ACTION])] = float(tree.node_float[0, j, VALUE]) / visits
+    return values
 
 
 def in_centre(cell: tuple[int, int], spec: GameSpec) -> bool:
@@ -89,8 +104,8 @@ def main(argv: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     for budget, (cell, ranked) in first_moves(args.model, spec, args.search, args.visits).items():
         centre = "in" if in_centre(cell, spec) else "outside"
         print(f"searched first move at {budget} simulations: {cell}, {centre} the central {CENTRE}x{CENTRE}")
-        for (row, column), visits in ranked:
-            print(f"  ({row}, {column}): {visits} visits, prior {prior[row, column] * 1000:.0f} per mille")
+        for (row, column), visits, q in ranked:
+            print(f"  ({row}, {column}): {visits} visits, Q {q:+.3f}, prior {prior[row, column] * 1000:.0f} per mille")
     return prior, black_value
 
 

@@ -175,11 +175,12 @@ def test_opening_prior(capsys):
 def test_opening_prior_searched_first_moves(capsys):
     _, out = run(capsys, "opening_prior", GOMOKU_8, "gomoku:8", "--search", "1", "16", "--visits", "3")
     pattern = r"searched first move at (\d+) simulations: \((\d), (\d)\), (in|outside) the central 5x5"
-    ranked = lines_matching(out, r"\((\d), (\d)\): (\d+) visits, prior (\d+) per mille")
+    ranked = lines_matching(out, rf"\((\d), (\d)\): (\d+) visits, Q ({NUMBER}|[+-]?nan), prior (\d+) per mille")
     assert len(ranked) == 6
     # The most visited move is the one played (no proven win from the empty 8x8 board).
     assert ranked[3].group(1, 2) == lines_matching(out, pattern)[1].group(2, 3)
     assert int(ranked[3][3]) >= int(ranked[4][3]) >= int(ranked[5][3])
+    assert ranked[0][4] == "+nan"  # one simulation visits no child
     found = lines_matching(out, pattern)
     assert [m[1] for m in found] == ["1", "16"]
     # one simulation expands only the root: the move is the prior's argmax, printed above
