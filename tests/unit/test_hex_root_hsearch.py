@@ -78,25 +78,34 @@ def test_every_root_claim_is_the_exhaustive_value(data, n):
             assert not mover_wins_after(s, cell)
 
 
-def narrowed_positions(n: int, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Random positions (alternate stones, nobody connected) where H-search narrows the
-    root to a region smaller than the empty cells, with that region."""
+def random_roots(n: int, seed: int, low: int, high: int):
+    """Endless random positions of hex:n (low to high alternate random stones, nobody
+    connected), each with the root's H-search verdict: (state, verdict, key, region)."""
     rng = np.random.default_rng(seed)
     spec = GameSpec.parse(f"hex:{n}")
-    found = []
-    while len(found) < count:
+    while True:
         s = spec.new_game()
-        for _ in range(int(rng.integers(n, n * n // 2))):
+        for _ in range(int(rng.integers(low, high))):
             s = s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()[: spec.cells]))))
             if s.is_terminal:
                 break
         if s.is_terminal:
             continue
         region = np.zeros(spec.cells, dtype=np.bool_)
-        verdict, _ = hsearch_root(s.array, region, HSEARCH_LIMITS)
-        if verdict == OPEN and region.sum() < len(empty_cells(s.array, n)):
-            found.append((s.array.copy(), region))
-    return found
+        verdict, key = hsearch_root(s.array, region, HSEARCH_LIMITS)
+        yield s.array.copy(), verdict, key, region
+
+
+def narrowed_positions(n: int, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Random positions where H-search narrows the root to a region smaller than the empty
+    cells, with that region."""
+    found = []
+    for s, verdict, _, region in random_roots(n, seed, n, n * n // 2):
+        if verdict == OPEN and region.sum() < len(empty_cells(s, n)):
+            found.append((s, region))
+            if len(found) == count:
+                return found
+    raise AssertionError("unreachable")
 
 
 def searched_move(spec: GameSpec, s: np.ndarray, pieces: str) -> tuple[int, np.ndarray]:
@@ -129,23 +138,15 @@ def test_the_search_plays_inside_the_must_play_region(n):
 
 def test_a_semi_connection_key_is_played_as_a_proven_win():
     spec = GameSpec.parse("hex:9")
-    rng = np.random.default_rng(5)
     checked = 0
-    while checked < 5:
-        s = spec.new_game()
-        for _ in range(int(rng.integers(12, 40))):
-            s = s.apply(int(rng.choice(np.flatnonzero(s.legal_mask()[: spec.cells]))))
-            if s.is_terminal:
-                break
-        if s.is_terminal:
-            continue
-        region = np.zeros(spec.cells, dtype=np.bool_)
-        verdict, key = hsearch_root(s.array, region, HSEARCH_LIMITS)
+    for s, verdict, key, _ in random_roots(9, 5, 12, 40):
         if verdict != WIN or key < 0:
             continue
         search = BatchedMCTS(spec, 1, SearchConfig(simulations=16, hex_tactics="hsearch"), seed=0)
-        search.reset(0, s.array.copy())
+        search.reset(0, s.copy())
         search.search(UniformEvaluator(spec.num_actions), noise=False)
         action = search.best_action(0)
         assert search.tree.proven_win(0, action)
         checked += 1
+        if checked == 5:
+            break

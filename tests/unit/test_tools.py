@@ -364,7 +364,7 @@ def test_hex_tactics_strength(capsys):
     )
     calls = lines_matching(out, rf"hex:5\s+(.+?)\s+{NUMBER} us/call")
     assert {m[1] for m in calls} >= {"winning_connection", "inferior_mask", "must_play_region", "hex_verdict all"}
-    assert len(lines_matching(out, r"hex:4 net, 4 simulations, hex_tactics=\S+\s+\d+ simulations per CPU second")) == 14
+    assert len(lines_matching(out, r"hex:4 net, 4 simulations, hex_tactics=\S+\s+\d+ simulations per CPU second")) == 16
     _, out = run(
         capsys,
         "hex_tactics_strength",
