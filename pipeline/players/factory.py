@@ -40,16 +40,28 @@ CHECKPOINT_PREFIXES = ("net:", "dqn:")
 # there a net that plays for people or judges plays perfectly wherever the solver reaches.
 # An unproven position costs the whole budget (about 20 s on 8x8), and 8x8 openings are out
 # of its reach, so the solver waits until at most PLAY_SOLVER_EMPTY_CELLS cells are empty
-# (on 7x7, every move; on 8x8, from the 15th stone).
+# (on 7x7, every move; on 8x8, from the 15th stone). On 7x7 (and smaller) a node is cheaper
+# and the budget larger, about the same seconds: one won 7x7 position of the white sweep needed
+# 50,000 nodes (RESULTS.md, seventeenth session), and at 20,000 the champion gave it away.
 SOLVED_HEX_SIDE = 8
 PLAY_SOLVER_NODES = 20_000
+PLAY_SOLVER_NODES_SMALL = 50_000  # boards up to SMALL_HEX_SIDE
+SMALL_HEX_SIDE = 7
 PLAY_SOLVER_EMPTY_CELLS = 50
+
+
+def play_solver_nodes(spec: GameSpec) -> int:
+    """The root solver's budget in play on `spec`: 0 where it is off (not Hex, or past
+    SOLVED_HEX_SIDE)."""
+    if spec.game != "hex" or spec.width > SOLVED_HEX_SIDE:
+        return 0
+    return PLAY_SOLVER_NODES_SMALL if spec.width <= SMALL_HEX_SIDE else PLAY_SOLVER_NODES
 
 
 def play_search(spec: GameSpec, simulations: int) -> SearchConfig:
     """The search of a net that plays a match, a protocol or the web app: `simulations` a
-    move, and on Hex up to SOLVED_HEX_SIDE the root solver at PLAY_SOLVER_NODES."""
-    solver = PLAY_SOLVER_NODES if spec.game == "hex" and spec.width <= SOLVED_HEX_SIDE else 0
+    move, and on Hex up to SOLVED_HEX_SIDE the root solver (`play_solver_nodes`)."""
+    solver = play_solver_nodes(spec)
     return SearchConfig(
         simulations=simulations, hex_root_solver_nodes=solver, hex_root_solver_empty_cells=PLAY_SOLVER_EMPTY_CELLS
     )

@@ -46,7 +46,13 @@ import numpy as np
 from pipeline.match.evaluation import model_spec
 from pipeline.match.perfect_play import CheckedGame, PerfectPlayReport, WinChecker, all_openings, play_checked
 from pipeline.players.base import Player
-from pipeline.players.factory import PLAY_SOLVER_EMPTY_CELLS, PLAY_SOLVER_NODES, make_player
+from pipeline.players.factory import (
+    PLAY_SOLVER_EMPTY_CELLS,
+    PLAY_SOLVER_NODES,
+    PLAY_SOLVER_NODES_SMALL,
+    make_player,
+    play_solver_nodes,
+)
 from pipeline.search.mcts import SearchConfig
 
 
@@ -81,7 +87,7 @@ class ChunkPlayer:
         self.checker = WinChecker(spec, args.check_nodes)
         self.search = SearchConfig(
             simulations=args.simulations,
-            hex_root_solver_nodes=args.solver_nodes,
+            hex_root_solver_nodes=play_solver_nodes(spec) if args.solver_nodes is None else args.solver_nodes,
             hex_root_solver_empty_cells=args.solver_empty_cells,
         )
         self.opponents = opponents if opponents is not None else {}
@@ -190,8 +196,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument(
         "--solver-nodes",
         type=int,
-        default=PLAY_SOLVER_NODES,
-        help="the champion's root solver budget (what zero evaluate, htp and the web app use up to 8x8)",
+        default=None,
+        help="the champion's root solver budget (default: what zero evaluate, htp and the web app use, "
+        f"{PLAY_SOLVER_NODES_SMALL} nodes up to 7x7, {PLAY_SOLVER_NODES} on 8x8)",
     )
     parser.add_argument(
         "--solver-empty-cells",

@@ -35,7 +35,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from pipeline.games.base import GameSpec
 from pipeline.match.perfect_play import all_openings
-from pipeline.players.factory import PLAY_SOLVER_NODES
+from pipeline.players.factory import play_solver_nodes
 from pipeline.search.hex_root_solver import HexRootSolver
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex.book import SolvedBook, book_path, position_key
@@ -64,14 +64,14 @@ def solve_opening(spec_text: str, opening: list[int], nodes: int) -> tuple[list[
 
 
 def changed_openings(
-    book: SolvedBook, progress: Path, write: Path | None, solver_nodes: int = PLAY_SOLVER_NODES
+    book: SolvedBook, progress: Path, write: Path | None, solver_nodes: int | None = None
 ) -> list[list[int]]:
     """The openings (the first two moves) of the sweep's games in which the champion's root
     solver, with the book, plays another move than the one the champion played: a position of
     the champion's in the book whose book move differs, and where the solver does not prove
-    the played move wins too (within `solver_nodes`, as in play)."""
+    the played move wins too (within `solver_nodes`, by default as in play)."""
     spec = book.spec
-    solver = HexRootSolver(spec, solver_nodes)
+    solver = HexRootSolver(spec, play_solver_nodes(spec) if solver_nodes is None else solver_nodes)
     solver.book = book
     changed: dict[tuple[int, ...], None] = {}
     records = []
