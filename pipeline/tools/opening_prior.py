@@ -23,7 +23,7 @@ import torch
 
 from pipeline.games.base import GameSpec
 from pipeline.players.factory import make_player, play_search
-from pipeline.search.tree import ACTION, VALUE, VISITS
+from pipeline.search.tree import ACTION, PRIOR, VALUE, VISITS
 
 CENTRE = 5  # the side of the central square a first move should land in
 
@@ -51,26 +51,28 @@ def first_moves(
         player.start(spec, 1, 0)
         action = player.choose([0], [spec.new_game()])[0]
         visits = player.last_visits[0]  # type: ignore[attr-defined]
-        # Equal counts in the order the search breaks them: the higher prior first.
-        prior, _ = player.policy_value(spec.new_game())  # type: ignore[attr-defined]
-        order = np.lexsort((-np.asarray(prior)[: len(visits)], -visits))
-        values = root_values(player, spec)
+        values, priors = root_stats(player, spec)
+        # Equal counts in the order the search breaks them (`Tree.best_action`): the higher prior first.
+        order = np.lexsort((-priors, -visits))
         ranked = [(divmod(int(a), spec.width), int(visits[a]), float(values[a])) for a in order[:top]]
         moves[budget] = (divmod(int(action), spec.width), ranked)
     return moves
 
 
-def root_values(player, spec: GameSpec) -> np.ndarray:
+def root_stats(player, spec: GameSpec) -> tuple[np.ndarray, np.ndarray]:
     """Black's mean searched value (Q) of each first move at the player's root after its
-    search (NaN where unvisited)."""
+    search (NaN where unvisited), and the root's prior of each (0 where no child)."""
     tree = player.search.tree
     kids = tree.root_children(0)
     values = np.full(spec.num_actions, np.nan)
+    priors = np.zeros(spec.num_actions)
     for j in range(kids.start, kids.stop):
+        action = int(tree.node_int[0, j, ACTION])
+        priors[action] = float(tree.node_float[0, j, PRIOR])
         visits = int(tree.node_int[0, j, VISITS])
         if visits > 0:
-            values[int(tree.node_int[0, j, ACTION])] = float(tree.node_float[0, j, VALUE]) / visits
-    return values
+            values[action] = float(tree.node_float[0, j, VALUE]) / visits
+    return values, priors
 
 
 def in_centre(cell: tuple[int, int], spec: GameSpec) -> bool:

@@ -4,6 +4,8 @@ value, and the search kept inside the opponent's must-play region."""
 
 from __future__ import annotations
 
+from itertools import islice
+
 import numpy as np
 import pytest
 from hypothesis import event, given
@@ -99,13 +101,9 @@ def random_roots(n: int, seed: int, low: int, high: int):
 def narrowed_positions(n: int, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Random positions where H-search narrows the root to a region smaller than the empty
     cells, with that region."""
-    found = []
-    for s, verdict, _, region in random_roots(n, seed, n, n * n // 2):
-        if verdict == OPEN and region.sum() < len(empty_cells(s, n)):
-            found.append((s, region))
-            if len(found) == count:
-                return found
-    raise AssertionError("unreachable")
+    roots = random_roots(n, seed, n, n * n // 2)
+    narrowed = ((s, r) for s, v, _, r in roots if v == OPEN and r.sum() < len(empty_cells(s, n)))
+    return list(islice(narrowed, count))
 
 
 def searched_move(spec: GameSpec, s: np.ndarray, pieces: str) -> tuple[int, np.ndarray]:
@@ -138,15 +136,10 @@ def test_the_search_plays_inside_the_must_play_region(n):
 
 def test_a_semi_connection_key_is_played_as_a_proven_win():
     spec = GameSpec.parse("hex:9")
-    checked = 0
-    for s, verdict, key, _ in random_roots(9, 5, 12, 40):
-        if verdict != WIN or key < 0:
-            continue
+    keyed = (s for s, verdict, key, _ in random_roots(9, 5, 12, 40) if verdict == WIN and key >= 0)
+    for s in islice(keyed, 5):
         search = BatchedMCTS(spec, 1, SearchConfig(simulations=16, hex_tactics="hsearch"), seed=0)
         search.reset(0, s.copy())
         search.search(UniformEvaluator(spec.num_actions), noise=False)
         action = search.best_action(0)
         assert search.tree.proven_win(0, action)
-        checked += 1
-        if checked == 5:
-            break
