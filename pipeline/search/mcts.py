@@ -594,7 +594,13 @@ class BatchedMCTS:
         if self.root_solver is not None:
             self._solve_roots(active, visits)
         if self.tactics != TACTICS_OFF and cfg.tactics_root_nodes > 0:
-            self._guard_roots(active, visits)
+            self._guard_roots(active)
+        # Visits a root child gathered before it was proven lost (in an earlier search of a
+        # reused tree, or before the proof reached it) would still be sampled, taken as the
+        # most visited move and trained on; whatever proved it (the root guard, H-search's
+        # must-play region, the in-tree solver), they go.
+        for g in np.flatnonzero(active):
+            visits[g] = guarded_visits(visits[g], tree, int(g))
         return visits
 
     def _halves(self, active: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -802,12 +808,12 @@ class BatchedMCTS:
             visits[g][:] = 0
             visits[g][move] = total
 
-    def _guard_roots(self, active: np.ndarray, visits: np.ndarray) -> None:
-        """The root guard (`pipeline.search.root_guard`) for every active game; the visits
-        of the moves it proves lost are dropped in place."""
+    def _guard_roots(self, active: np.ndarray) -> None:
+        """The root guard (`pipeline.search.root_guard`) for every active game (the visits
+        of the moves it proves lost are dropped with every other proven loss's)."""
         cfg, tree = self.config, self.tree
         for g in np.flatnonzero(active):
-            refuted = guard_root(
+            guard_root(
                 tree.node_int,
                 tree.node_float,
                 int(g),
@@ -823,8 +829,6 @@ class BatchedMCTS:
                 self.tactics_scratch,
                 GUARD_TRIES,
             )
-            if refuted:
-                visits[g] = guarded_visits(visits[g], tree, int(g))
 
 
 def pick_action(visits: np.ndarray, temperature: float, rng: np.random.Generator) -> int:

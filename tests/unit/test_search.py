@@ -8,7 +8,7 @@ from pipeline.players.search import NetPlayer, PurePlayer
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
 from pipeline.search.pure import PureMCTS
-from pipeline.search.tree import ACTION, FIRST, PENDING, TERMINAL, VISITS
+from pipeline.search.tree import ACTION, FIRST, PENDING, TERM_VALUE, TERMINAL, VISITS
 
 pytestmark = pytest.mark.unit
 
@@ -121,6 +121,37 @@ def test_tree_reuse_keeps_the_subtree():
     assert visits.sum() >= kept + 399 - 1
     legal = state.legal_mask()
     assert (visits[0][~legal] == 0).all()
+
+
+def test_visits_of_a_root_move_proven_lost_are_never_returned():
+    """With tactics off the in-tree solver proves moves lost that the search visited first
+    (in this search or, through tree reuse, an earlier one): sampling, the most visited
+    move and the training target must not see them."""
+    spec = GameSpec.parse("gomoku:5:k4")
+    search = BatchedMCTS(spec, 4, SearchConfig(simulations=64, leaves_per_step=4, tactics="off"), seed=3)
+    rng = np.random.default_rng(0)
+    states = [spec.new_game() for _ in range(4)]
+    for g, state in enumerate(states):
+        search.reset(g, state.array)
+    evaluator = UniformEvaluator(spec.num_actions)
+    visited_losses = 0
+    for _ in range(12):
+        active = np.array([not s.is_terminal for s in states])
+        if not active.any():
+            break
+        visits = search.search(evaluator, active=active)
+        for g in np.flatnonzero(active):
+            kids = search.tree.root_children(int(g))
+            actions = search.tree.node_int[g, kids, ACTION]
+            lost = (search.tree.node_int[g, kids, TERMINAL] != 0) & (search.tree.node_float[g, kids, TERM_VALUE] < 0)
+            visited_losses += int((search.tree.node_int[g, kids, VISITS][lost] > 0).sum())
+            if lost.any() and not lost.all():
+                assert (visits[g][actions[lost]] == 0).all()
+            action = pick_action(visits[g], 1.0, rng)
+            states[g].apply(action)
+            if not states[g].is_terminal:
+                search.advance(int(g), action, states[g].array)
+    assert visited_losses > 0  # the case arose
 
 
 def test_pure_tree_reuse_follows_both_sides():
