@@ -135,6 +135,14 @@ def swap_legal(s):
 
 
 @njit(cache=True, nogil=True)
+def swap_ahead(s):
+    """The swap is legal now or still to come (the empty board of a swap game): the first
+    stone may yet change hands, so no connection of the mover's is a win for it yet and no
+    connection of the opponent's forces it."""
+    return s[SWAP] != 0 and s[WINNER] < 0 and (s[PLY] == 0 or swap_legal(s))
+
+
+@njit(cache=True, nogil=True)
 def winning_cells(s, player, out):
     """Mark the empty cells where `player` would connect its edges at once."""
     n = s[WIDTH]

@@ -40,8 +40,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pipeline.games.hex import link_stone, swap_legal, winning_cells
-from pipeline.games.layout import BOARD, PLY, SWAP, TO_MOVE, WIDTH, WINNER
+from pipeline.games.hex import link_stone, swap_ahead, winning_cells
+from pipeline.games.layout import BOARD, TO_MOVE, WIDTH, WINNER
 from pipeline.search.forced import LOSS, OPEN, WIN
 from pipeline.search.tree import ACTION, COUNT, FIRST, SOLVED_WIN, TERMINAL, prove_move
 from pipeline.tactics.hex.connect import bridge_intrusions, must_play_region, winning_connection
@@ -106,7 +106,7 @@ def hex_verdict(s, mask, flags):
     SOLVED_WIN) for a standing winning connection (every move in `mask` keeps it), or
     (LOSS, -1, 0). `mask` (the legal moves, length cells + 1 with the swap slot) is
     narrowed in place and never left empty."""
-    if flags == 0 or s[WINNER] >= 0 or swap_legal(s):
+    if flags == 0 or s[WINNER] >= 0 or swap_ahead(s):
         return OPEN, -1, 0.0
     n = s[WIDTH]
     cells = n * n
@@ -209,7 +209,7 @@ def hsearch_root(s, region, limits):
     n = s[WIDTH]
     cells = n * n
     region[:cells] = True
-    if s[WINNER] >= 0 or swap_legal(s) or (s[SWAP] != 0 and s[PLY] == 0) or n > MAX_SIDE:
+    if s[WINNER] >= 0 or swap_ahead(s) or n > MAX_SIDE:
         return OPEN, -1
     me = s[TO_MOVE]
     max_vc, max_sc, max_or, pairs = limits[0], limits[1], limits[2], limits[3] != 0

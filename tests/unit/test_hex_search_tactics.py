@@ -130,6 +130,15 @@ def test_nothing_is_known_while_the_swap_is_pending():
     assert search.tree.node_int[0, swap, TERMINAL] == 0 or search.tree.node_float[0, swap, TERM_VALUE] > 0
 
 
+@pytest.mark.parametrize("size", [2, 3, 4, 5])
+def test_every_first_move_stays_open_while_the_swap_is_to_come(size):
+    """On the empty board of a swap game a weak first move is what the first player wants
+    (the opponent takes a strong one): no cell may be pruned as inferior there."""
+    spec = GameSpec.parse(f"hex:{size}:swap")
+    search = searched(spec, spec.new_game().array, "all", simulations=16)
+    assert len(root_actions(search, spec)) == spec.cells
+
+
 def test_the_option_names_its_pieces():
     assert hex_tactics_flags("off") == 0 and hex_tactics_flags("all") == HEX_ALL
     assert hex_tactics_flags("connect+bridge") == HEX_CONNECT | HEX_BRIDGE
