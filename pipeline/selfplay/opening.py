@@ -8,7 +8,9 @@ them, so an early lean to the edges is confirmed rather than corrected (RESULTS.
 - `random_first_moves`: a share of the games opens with `random_opening_plies` moves drawn
   uniformly from the legal ones (within `random_opening_radius` of the centre when set),
   so the value head sees games after every opening, not only after the moves its prior
-  likes, and both colours play from the varied openings matches are judged from;
+  likes, and both colours play from the varied openings matches are judged from (the
+  positions inside an opening of several plies, between random moves, are not kept: their
+  outcomes follow random replies);
 - `completed_q_plies`: for the first plies, the policy target is Gumbel AlphaZero's
   improved policy from completed Q-values (Danihelka et al., ICLR 2022; one definition,
   pipeline.search.gumbel): softmax(log prior + sigma(q)), where q is the searched value of

@@ -335,7 +335,13 @@ class SelfPlayRun:
             return
         search = self.config.search
         gumbel = search.root == "gumbel"
-        if full:
+        # Inside a random opening, after a random move and before the last, the game's
+        # outcome follows moves no search chose: a black stone answered by random white
+        # stones scores far above one white answered (RESULTS.md, eighteenth session), and a
+        # value head trained on that rates black's first stone by where random replies
+        # leave it. Those positions are not kept.
+        inside_random = game.random_opening and 0 < state.ply < self.config.random_opening_plies
+        if full and not inside_random:
             target = visits
             if state.ply < self.config.completed_q_plies:
                 target = improved_policy(

@@ -135,6 +135,9 @@ def test_random_openings_of_several_plies_stay_within_the_radius_and_are_kept_as
         assert (np.abs(rows - 9) <= 2).all() and (np.abs(cols - 9) <= 2).all()
         openings.add(tuple(sorted(zip(rows.tolist(), cols.tolist(), strict=True))))
     assert len(openings) >= 5  # drawn, not the search's favourite
+    # Inside the opening only the empty board is kept: the outcomes after it follow random moves.
+    assert set(positions.ply.tolist()) & {1, 2} == set()
+    assert (positions.ply == 0).sum() == 6
 
 
 def test_a_random_opening_move_leaves_the_centre_only_when_it_is_full():
