@@ -493,7 +493,7 @@ def bench_reference(
             "games/h",
         ),
         record(spec, label, "selfplay_over_forward_bound", ours * max(per_game, 1) / (3600 * together), "ratio"),
-        record(spec, f"reference, {workers} cores", "selfplay_games_per_hour", reference, "games/h"),
+        record(spec, f"reference, {workers} cores", "reference_games_per_hour", reference, "games/h"),
         record(spec, label, "vs_reference", ours / reference, "ratio"),
     ]
 
