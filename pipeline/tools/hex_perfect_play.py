@@ -128,6 +128,24 @@ def _from_record(i: int, g: dict) -> CheckedGame:
     return CheckedGame(i, g["first"], g["won"], g["moves"], {int(p): v for p, v in g["values"].items()})
 
 
+def _check_chunks(
+    args: argparse.Namespace, sides: tuple[bool, ...], stored: dict[str, list[CheckedGame]], keys: set[str]
+) -> None:
+    """A progress file of this sweep cut into chunks of another size would be ignored
+    chunk by chunk and every game played again (with other seeds): say so instead."""
+    prefixes = tuple(f"{vs} {'first' if first else 'second'} " for vs in args.vs for first in sides)
+    sizes = []
+    for key in stored:
+        if key.startswith(prefixes) and key not in keys:
+            start, end = key.rsplit(" ", 1)[1].split(":")
+            sizes.append(int(end) - int(start))
+    if sizes:
+        raise SystemExit(
+            f"error: {args.progress} holds chunks of {max(sizes)} openings, not of {args.chunk}: resume with "
+            f"--chunk {max(sizes)} (a chunk's games and seeds follow --chunk), or name another --progress file"
+        )
+
+
 def sweep(
     args: argparse.Namespace,
     openings: list[list[int]],
@@ -145,6 +163,7 @@ def sweep(
                 chunk = openings[at : at + args.chunk]
                 key = f"{vs} {'first' if first else 'second'} {at}:{at + len(chunk)}"
                 tasks.append((key, vs, first, at, chunk))
+    _check_chunks(args, sides, stored, {t[0] for t in tasks})
     done = dict(stored)
     todo = [t for t in tasks if t[0] not in done]
     solved = 0

@@ -445,6 +445,10 @@ def test_hex_perfect_play_sweeps_every_opening_and_resumes_from_its_progress(cap
     assert [g["moves"] for g in again["games"]] == [g["moves"] for g in row["games"]]
     assert "openings, " not in out  # nothing played again: every chunk came from the file
     assert len(progress.read_text().splitlines()) == 6
+    other = list(args)
+    other[other.index("--chunk") + 1] = "3"
+    with pytest.raises(SystemExit, match="chunks of 2 openings, not of 3: resume with --chunk 2"):
+        run(capsys, "hex_perfect_play", *other)
 
 
 def test_hex_perfect_play_sweep_in_worker_processes_plays_the_serial_games(capsys, tmp_path):
