@@ -176,7 +176,11 @@ def test_a_proven_loss_is_not_chosen_when_another_move_exists():
         return priors, np.zeros(obs.shape[0], np.float32)
 
     search, visits = gumbel_search(spec, state, evaluator, simulations=6, considered=1, noise=False)
-    assert visits[0][lover] >= 1  # it was searched, and refuted
+    tree = search.tree
+    kids = tree.root_children(0)
+    child = kids.start + int(np.flatnonzero(tree.node_int[0, kids, ACTION] == lover)[0])
+    assert tree.node_int[0, child, VISITS] >= 1  # it was searched, and refuted
+    assert visits[0][lover] == 0  # so its visits are not a target
     assert search.best_action(0) != lover
 
 

@@ -43,6 +43,10 @@ and to end the iterative deepening (issue 41, `vcf.gomoku_attack`), with
 result and proof against the record: all the same; VCF nodes 2-4x fewer (gomoku:8 3,402 ->
 939). The same for Connect6 (`--record-exact-failures connect6`) when its search did the
 same (`vcf.c6_node`).
+
+The self-play digests alone were recorded again (`--record-selfplay`, every other entry
+kept) when a root move proven lost began to lose its visits whatever proved it (issue 39,
+eighteenth session): the verdicts are the same, the games sample from other visit counts.
 """
 
 from __future__ import annotations
@@ -397,8 +401,22 @@ def record_exact_failures(which: str) -> None:
     print(f"-> {RECORD}")
 
 
+def record_selfplay() -> None:
+    """The self-play digests alone, every other entry kept (a change in the search around
+    the verdicts, not in them)."""
+    data = dict(np.load(RECORD))
+    for spec_text in SELFPLAY:
+        digest = selfplay_digest(spec_text)
+        print(f"{spec_text} self-play: {'same games' if digest == str(data[f'{spec_text}|selfplay']) else 'moved'}")
+        data[f"{spec_text}|selfplay"] = np.array(digest)
+    np.savez_compressed(RECORD, **data)
+    print(f"-> {RECORD}")
+
+
 if __name__ == "__main__":
-    if "--record" in sys.argv:
+    if "--record-selfplay" in sys.argv:
+        record_selfplay()
+    elif "--record" in sys.argv:
         record()
     elif "--record-connect6" in sys.argv:
         record_connect6()
