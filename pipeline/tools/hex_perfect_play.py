@@ -134,16 +134,20 @@ def _check_chunks(
     """A progress file of this sweep cut into chunks of another size would be ignored
     chunk by chunk and every game played again (with other seeds): say so instead."""
     prefixes = tuple(f"{vs} {'first' if first else 'second'} " for vs in args.vs for first in sides)
-    sizes = []
-    for key in stored:
-        if key.startswith(prefixes) and key not in keys:
-            start, end = key.rsplit(" ", 1)[1].split(":")
-            sizes.append(int(end) - int(start))
-    if sizes:
+    ours = [key for key in stored if key.startswith(prefixes)]
+    foreign = [key for key in ours if key not in keys]
+    if not foreign:
+        return
+    size = max(int(end) - int(start) for start, end in (key.rsplit(" ", 1)[1].split(":") for key in ours))
+    if size != args.chunk:
         raise SystemExit(
-            f"error: {args.progress} holds chunks of {max(sizes)} openings, not of {args.chunk}: resume with "
-            f"--chunk {max(sizes)} (a chunk's games and seeds follow --chunk), or name another --progress file"
+            f"error: {args.progress} holds chunks of {size} openings, not of {args.chunk}: resume with "
+            f"--chunk {size} (a chunk's games and seeds follow --chunk), or name another --progress file"
         )
+    raise SystemExit(
+        f"error: {args.progress} holds chunks this sweep does not have ({len(foreign)} of them): another set "
+        "of openings (--all-openings, --sample-openings, --openings-file)? Name another --progress file"
+    )
 
 
 def sweep(

@@ -449,6 +449,9 @@ def test_hex_perfect_play_sweeps_every_opening_and_resumes_from_its_progress(cap
     other[other.index("--chunk") + 1] = "3"
     with pytest.raises(SystemExit, match="chunks of 2 openings, not of 3: resume with --chunk 2"):
         run(capsys, "hex_perfect_play", *other)
+    fewer = [*args, "--sample-openings", "4"]
+    with pytest.raises(SystemExit, match="another set of openings"):
+        run(capsys, "hex_perfect_play", *fewer)
 
 
 def test_hex_perfect_play_sweep_in_worker_processes_plays_the_serial_games(capsys, tmp_path):
