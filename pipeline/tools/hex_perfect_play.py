@@ -128,12 +128,17 @@ def _from_record(i: int, g: dict) -> CheckedGame:
     return CheckedGame(i, g["first"], g["won"], g["moves"], {int(p): v for p, v in g["values"].items()})
 
 
+def chunk_prefix(vs: str, first: bool) -> str:
+    """The start of a chunk's key in the progress file: opponent and colour (then the range)."""
+    return f"{vs} {'first' if first else 'second'} "
+
+
 def _check_chunks(
     args: argparse.Namespace, sides: tuple[bool, ...], stored: dict[str, list[CheckedGame]], keys: set[str]
 ) -> None:
     """A progress file of this sweep cut into chunks of another size would be ignored
     chunk by chunk and every game played again (with other seeds): say so instead."""
-    prefixes = tuple(f"{vs} {'first' if first else 'second'} " for vs in args.vs for first in sides)
+    prefixes = tuple(chunk_prefix(vs, first) for vs in args.vs for first in sides)
     ours = [key for key in stored if key.startswith(prefixes)]
     foreign = [key for key in ours if key not in keys]
     if not foreign:
@@ -165,7 +170,7 @@ def sweep(
         for first in sides:
             for at in range(0, len(openings), args.chunk):
                 chunk = openings[at : at + args.chunk]
-                key = f"{vs} {'first' if first else 'second'} {at}:{at + len(chunk)}"
+                key = f"{chunk_prefix(vs, first)}{at}:{at + len(chunk)}"
                 tasks.append((key, vs, first, at, chunk))
     _check_chunks(args, sides, stored, {t[0] for t in tasks})
     done = dict(stored)

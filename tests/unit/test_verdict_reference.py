@@ -393,22 +393,23 @@ def record_exact_failures(which: str) -> None:
                 f"nodes {int(old[:, j + 2].sum())} -> {int(new[:, j + 2].sum())}"
             )
         data[f"{spec_text}|solvers"] = new
-    for spec_text in (s for s in SELFPLAY if s.startswith(which)):
+    _record_selfplay_digests(data, [s for s in SELFPLAY if s.startswith(which)])
+    np.savez_compressed(RECORD, **data)
+    print(f"-> {RECORD}")
+
+
+def _record_selfplay_digests(data: dict, specs: list[str]) -> None:
+    for spec_text in specs:
         digest = selfplay_digest(spec_text)
         print(f"{spec_text} self-play: {'same games' if digest == str(data[f'{spec_text}|selfplay']) else 'moved'}")
         data[f"{spec_text}|selfplay"] = np.array(digest)
-    np.savez_compressed(RECORD, **data)
-    print(f"-> {RECORD}")
 
 
 def record_selfplay() -> None:
     """The self-play digests alone, every other entry kept (a change in the search around
     the verdicts, not in them)."""
     data = dict(np.load(RECORD))
-    for spec_text in SELFPLAY:
-        digest = selfplay_digest(spec_text)
-        print(f"{spec_text} self-play: {'same games' if digest == str(data[f'{spec_text}|selfplay']) else 'moved'}")
-        data[f"{spec_text}|selfplay"] = np.array(digest)
+    _record_selfplay_digests(data, list(SELFPLAY))
     np.savez_compressed(RECORD, **data)
     print(f"-> {RECORD}")
 
