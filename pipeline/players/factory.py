@@ -38,16 +38,16 @@ CHECKPOINT_PREFIXES = ("net:", "dqn:")
 # Hex boards this small are solved, and the DFPN solver (pipeline.search.hex_root_solver)
 # proves their middle games in well under a second with its table kept between moves:
 # there a net that plays for people or judges plays perfectly wherever the solver reaches.
-# An unproven position costs the whole budget (about 20 s on 8x8), and 8x8 openings are out
-# of its reach, so the solver waits until at most PLAY_SOLVER_EMPTY_CELLS cells are empty
-# (on 7x7, every move; on 8x8, from the 15th stone). On 7x7 (and smaller) a node is cheaper
-# and the budget larger, about the same seconds: one won 7x7 position of the white sweep needed
+# It runs from the first move: an 8x8 opening position it cannot prove costs the whole
+# budget (20-30 s at 20,000 nodes), but the 200-opening 8x8 sample found the champion giving
+# back wins the solver proves in 20 to 9,000 nodes at plies 4-9, when it waited for 50 empty
+# cells (RESULTS.md, nineteenth session). On 7x7 (and smaller) a node is cheaper and the
+# budget larger, about the same seconds: one won 7x7 position of the white sweep needed
 # 50,000 nodes (RESULTS.md, seventeenth session), and at 20,000 the champion gave it away.
 SOLVED_HEX_SIDE = 8
 PLAY_SOLVER_NODES = 20_000
 PLAY_SOLVER_NODES_SMALL = 50_000  # boards up to SMALL_HEX_SIDE
 SMALL_HEX_SIDE = 7
-PLAY_SOLVER_EMPTY_CELLS = 50
 
 
 def play_solver_nodes(spec: GameSpec) -> int:
@@ -62,9 +62,7 @@ def play_search(spec: GameSpec, simulations: int) -> SearchConfig:
     """The search of a net that plays a match, a protocol or the web app: `simulations` a
     move, and on Hex up to SOLVED_HEX_SIDE the root solver (`play_solver_nodes`)."""
     solver = play_solver_nodes(spec)
-    return SearchConfig(
-        simulations=simulations, hex_root_solver_nodes=solver, hex_root_solver_empty_cells=PLAY_SOLVER_EMPTY_CELLS
-    )
+    return SearchConfig(simulations=simulations, hex_root_solver_nodes=solver)
 
 
 def pure_text(playouts: int) -> str:

@@ -47,7 +47,6 @@ from pipeline.match.evaluation import model_spec
 from pipeline.match.perfect_play import CheckedGame, PerfectPlayReport, WinChecker, all_openings, play_checked
 from pipeline.players.base import Player
 from pipeline.players.factory import (
-    PLAY_SOLVER_EMPTY_CELLS,
     PLAY_SOLVER_NODES,
     PLAY_SOLVER_NODES_SMALL,
     make_player,
@@ -231,8 +230,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument(
         "--solver-empty-cells",
         type=int,
-        default=PLAY_SOLVER_EMPTY_CELLS,
-        help="the root solver waits until at most this many cells are empty (as in zero evaluate)",
+        default=None,
+        help="the root solver waits until at most this many cells are empty (default: from the first move, as "
+        "in zero evaluate)",
     )
     parser.add_argument("--check-nodes", type=int, default=200_000, help="the checker's budget a position")
     parser.add_argument("--random-plies", type=int, default=1)

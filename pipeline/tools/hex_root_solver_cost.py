@@ -1,11 +1,13 @@
 """CPU seconds a move of a Hex net under `play_search` (the front ends' search: the root
-solver once at most PLAY_SOLVER_EMPTY_CELLS cells are empty), by empty cells, against an
-opponent, each game from a random first stone (RESULTS.md, "the Hex root solver on 8x8").
+solver, from the first move), by empty cells, against an opponent, each game from a random
+first stone (RESULTS.md, "the Hex root solver on 8x8"; `--solver-empty-cells N` makes the
+solver wait for N empty cells, as it did before the nineteenth session with 50).
 
     python -m pipeline.tools.hex_root_solver_cost --model models/pretrained/hex-8x8.pt --vs pure:1000 --games 6
 
 Printed: whether the net won each game, then for its moves with the root solver off (more
-empty cells than the gate) and on: how many, and the median and largest CPU seconds a move.
+empty cells than `--solver-empty-cells`) and on, above and at most OPENING_EMPTY_CELLS empty
+cells: how many, and the median and largest CPU seconds a move.
 
 A size-free swap net plays without swap once its checkpoint says so:
 `p = torch.load(path, weights_only=False); p["game"]["swap"] = False; torch.save(p, out)`.
@@ -22,6 +24,8 @@ import numpy as np
 from pipeline.match.evaluation import model_spec
 from pipeline.players.factory import make_player, play_search
 
+OPENING_EMPTY_CELLS = 50  # where the solver used to start on 8x8: its opening positions cost the most
+
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -30,11 +34,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--vs", default="pure:1000")
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--simulations", type=int, default=200)
+    parser.add_argument("--solver-empty-cells", type=int, default=None, help="default: from the first move")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games takes at least 1")
     spec = model_spec(args.model, args.board)
-    search = play_search(spec, args.simulations)
+    search = play_search(spec, args.simulations).model_copy(
+        update={"hex_root_solver_empty_cells": args.solver_empty_cells}
+    )
     rows = []
     for g in range(args.games):
         me = make_player(str(args.model), spec, search, name=args.model.stem)
@@ -61,10 +68,17 @@ def main(argv: list[str] | None = None) -> None:
     empty, seconds = np.array(rows).T
     # no solver at all (a board above SOLVED_HEX_SIDE) reads as every move with the solver off
     gate = (search.hex_root_solver_empty_cells or spec.cells) if search.hex_root_solver_nodes else -1
-    for name, sel in (("solver off", empty > gate), ("solver on", empty <= gate)):
-        if sel.any():
-            median, most = np.median(seconds[sel]), seconds[sel].max()
-            print(f"{name}: {sel.sum()} moves, CPU s a move median {median:.2f}, max {most:.2f}")
+    for name, on in (("solver off", empty > gate), ("solver on", empty <= gate)):
+        for band, part in (
+            (f"more than {OPENING_EMPTY_CELLS}", empty > OPENING_EMPTY_CELLS),
+            (f"at most {OPENING_EMPTY_CELLS}", empty <= OPENING_EMPTY_CELLS),
+        ):
+            sel = on & part
+            if sel.any():
+                median, most = np.median(seconds[sel]), seconds[sel].max()
+                print(
+                    f"{name}, {band} empty cells: {sel.sum()} moves, CPU s a move median {median:.2f}, max {most:.2f}"
+                )
 
 
 if __name__ == "__main__":

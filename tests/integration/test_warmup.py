@@ -71,6 +71,9 @@ def warmed_cache(tmp_path) -> Path:
     return cache
 
 
+# The warm-up into an empty folder (when the snapshot is stale) and the probe have their own
+# limits (1,500 s and 600 s): pytest's default 600 s would cut the first short on a loaded machine.
+@pytest.mark.timeout(2400)
 def test_after_the_warm_up_selfplay_and_search_compile_nothing(tmp_path):
     cache = warmed_cache(tmp_path)
     probe = run([sys.executable, "-c", PROBE], cache, timeout=600)

@@ -352,7 +352,10 @@ def test_hex_root_solver_cost(capsys):
     )
     assert len(lines_matching(out, r"game \d: the net as (first|second) player, won: (True|False)")) == 2
     # 16 cells: every move of the net is within the root solver's reach
-    assert lines_matching(out, rf"solver on: \d+ moves, CPU s a move median {NUMBER}, max {NUMBER}")
+    assert lines_matching(
+        out, rf"solver on, at most 50 empty cells: \d+ moves, CPU s a move median {NUMBER}, max {NUMBER}"
+    )
+    assert not lines_matching(out, r"solver off")
 
 
 def test_hex_tactics_strength(capsys):
