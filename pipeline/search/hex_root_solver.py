@@ -49,5 +49,7 @@ class HexRootSolver:
                 return move
         if self.spec.cells - state[STONES] > self.empty_cells:
             return None
+        if self.spec.swap and state[STONES] == 0:  # the pie rule: the first player has no win to prove
+            return None
         position = GameState(self.spec, state.copy())
         return winning_move(position, self.budget, hd.DFPN_ALL, self.tt, self.limits, preferred)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.hex import apply_hex
-from pipeline.games.layout import BOARD, PLY, STONES, TO_MOVE, WINNER
+from pipeline.games.layout import BOARD, PLY, STONES, TO_MOVE, WIDTH, WINNER
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex import solver as hs
 from pipeline.tactics.hex.connect import winning_connection
@@ -292,6 +292,26 @@ def test_swap_as_the_second_move():
         for move in sol.line:
             replay.apply(move)
         assert replay.winner == 1
+
+
+def dfpn_value(s: np.ndarray, budget: int) -> int:
+    n = int(s[WIDTH])
+    return int(hd.dfpn(s, np.int64(budget), np.int64(hd.DFPN_ALL), LIMITS, hd.centre_order(n), hd.new_tt(16))[0])
+
+
+def test_the_empty_board_of_a_swap_game_is_lost_for_the_first_player():
+    """With the pie rule the first player loses every board (its opening is swapped when it
+    wins): no connection of its own proves the empty board won. Without the swap the same
+    boards are first-player wins, so the test can fail either way."""
+    for n in (2, 3, 4):
+        pie, plain = GameSpec.parse(f"hex:{n}:swap"), GameSpec.parse(f"hex:{n}")
+        assert dfpn_value(pie.new_game().array, 10**6) == hs.LOSS
+        assert dfpn_value(plain.new_game().array, 10**6) == hs.WIN
+        assert winning_move(pie.new_game(), 10**6) is None
+    # 5x5: the knowledge once claimed the centre wins in one node; never a win now.
+    five = GameSpec.parse("hex:5:swap").new_game()
+    assert dfpn_value(five.array, 20_000) != hs.WIN
+    assert hs.analyse(five.array, hs.USE_VC, np.zeros(26, dtype=np.bool_))[0] == hs.UNKNOWN
 
 
 def test_budget_and_table_reuse():

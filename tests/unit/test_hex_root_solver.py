@@ -86,6 +86,16 @@ def test_the_solver_waits_for_the_empty_cells_it_is_given():
         assert search.tree.proven_win(0, spec.parse_action("c3")) == solved
 
 
+def test_the_first_move_of_a_swap_game_is_not_solved():
+    """Under the pie rule the first player has no win to prove (a won opening is swapped):
+    the solver spends nothing on the empty board, where it once claimed the centre won."""
+    for text, first_wins in (("hex:4:swap", False), ("hex:4", True)):
+        spec = GameSpec.parse(text)
+        solver = HexRootSolver(spec, 100_000)
+        assert (solver.winning_move(spec.new_game().array, 0) is not None) == first_wins
+        assert np.any(solver.tt[0]) == (not spec.swap)  # the table keys: a solve ran, or none
+
+
 def test_a_proven_loss_keeps_the_search_move():
     spec = GameSpec.parse("hex:5")
     s = hand_made(spec, ["c3"], 1)

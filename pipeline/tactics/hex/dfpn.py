@@ -22,7 +22,8 @@ values):
 * with USE_VC, the bridge-and-ziggurat knowledge of hex_connect in the same roles.
 
 The swap (pie) move, where legal, is always a candidate and the knowledge is not used at
-that node (O's connection does not decide it: M may take O's stone). The table is
+that node (O's connection does not decide it: M may take O's stone), nor on the empty board
+of a swap game (M's first stone may be taken). The table is
 bucketed (4 slots; a full bucket loses its entry with the least work), keyed by the
 position key of hex_solver (size, stones, side, swap), so it can be shared between solves.
 """
@@ -30,7 +31,7 @@ position key of hex_solver (size, stones, side, swap), so it can be shared betwe
 import numpy as np
 from numba import njit
 
-from pipeline.games.hex import apply_hex, swap_legal, winning_cells
+from pipeline.games.hex import apply_hex, swap_ahead, swap_legal, winning_cells
 from pipeline.games.layout import BOARD, TO_MOVE, WIDTH, WINNER
 from pipeline.tactics.hex.connect import must_play_region, winning_connection
 from pipeline.tactics.hex.hsearch import (
@@ -141,9 +142,11 @@ def evaluate(s, flags, limits):
         for cell in range(cells):
             if marks[cell]:
                 return WIN, cell, Z, Z, Z, False
-    if swap_legal(s):
+    if swap_ahead(s):
+        # The first stone may yet change hands (on the empty board of a swap game too: a
+        # semi-connection's key there is the opening the opponent swaps): no knowledge.
         w0, w1, w2 = empty_bits(s)
-        return UNKNOWN, -1, w0, w1, w2, True
+        return UNKNOWN, -1, w0, w1, w2, swap_legal(s)
     t = s
     if (flags & USE_INFERIOR) != 0:
         t = np.empty_like(s)

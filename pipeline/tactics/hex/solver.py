@@ -24,7 +24,7 @@ captured cells); with neither it is a plain exhaustive search.
 import numpy as np
 from numba import njit
 
-from pipeline.games.hex import apply_hex, swap_legal, winning_cells
+from pipeline.games.hex import apply_hex, swap_ahead, swap_legal, winning_cells
 from pipeline.games.layout import BOARD, STONES, TO_MOVE, WIDTH, WINNER
 from pipeline.tactics.hex.connect import must_play_region, winning_connection
 from pipeline.tactics.hex.patterns import inferior_mask
@@ -99,12 +99,13 @@ def analyse(s, flags, out):
             if marks[cell]:
                 out[cell] = True
                 return WIN, cell
-    if swap_legal(s):
-        # The pie rule changes whose stone is on the board: no knowledge, every move.
+    if swap_ahead(s):
+        # The pie rule changes (or, on the empty board, may yet change) whose stone is on the
+        # board: no knowledge, every move.
         for cell in range(cells):
             out[cell] = s[BOARD + cell] == 0
-        out[cells] = True
-        return UNKNOWN, cells - s[STONES] + 1
+        out[cells] = swap_legal(s)
+        return UNKNOWN, cells - s[STONES] + (1 if out[cells] else 0)
     carrier = np.zeros(cells, dtype=np.bool_)
     use_vc = (flags & USE_VC) != 0
     if use_vc:
