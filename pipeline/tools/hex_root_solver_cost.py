@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"game {g}: the net as {'first' if net_first else 'second'} player, won: {won}")
     empty, seconds = np.array(rows).T
     # no solver at all (a board above SOLVED_HEX_SIDE) reads as every move with the solver off
-    gate = (search.hex_root_solver_empty_cells or spec.cells) if search.hex_root_solver_nodes else -1
+    waits_for = search.hex_root_solver_empty_cells
+    gate = (spec.cells if waits_for is None else waits_for) if search.hex_root_solver_nodes else -1
     for name, on in (("solver off", empty > gate), ("solver on", empty <= gate)):
         for band, part in (
             (f"more than {OPENING_EMPTY_CELLS}", empty > OPENING_EMPTY_CELLS),
