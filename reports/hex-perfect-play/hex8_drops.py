@@ -5,33 +5,42 @@ from a fresh table at several budgets, to size a root solver that runs from the 
     python reports/hex-perfect-play/hex8_drops.py
 """
 
-import json
 import time
 from pathlib import Path
 
 import numpy as np
 
 import pipeline  # noqa: F401  (numba's cache settings before any kernel)
-from pipeline.games.base import GameSpec
+from pipeline.games.base import GameSpec, GameState
+from pipeline.match.perfect_play import CheckedGame
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex.solve import keeps_win, new_dfpn_table, winning_move
+from pipeline.tools.hex_perfect_play import read_progress
 
 NAMES = {1: "win", -1: "loss", 0: "unsettled"}
 spec = GameSpec.parse("hex:8")
 here = Path(__file__).parent
-for name in ("hex8-sample.jsonl", "hex8-sample-second.jsonl"):
-    games = [g for line in (here / name).read_text().splitlines() for g in json.loads(line)["games"]]
-    for game in games:
-        plies = sorted(int(p) for p in game["values"])
-        drops = [p for p, q in zip(plies, plies[1:]) if game["values"][str(p)] == 1 and game["values"][str(q)] != 1]
-        if not drops:
+
+
+def drops(name: str) -> list[tuple[CheckedGame, int, GameState]]:
+    """Each game of a progress file with a drop (`CheckedGame.dropped_ply`): the game, the
+    ply of the won position before it, and that position."""
+    out = []
+    for game in (g for chunk in read_progress(here / name).values() for g in chunk):
+        if game.dropped_ply is None:
             continue
-        ply = drops[0]
+        ply = max(p for p in game.values if p < game.dropped_ply)
         state = spec.new_game()
-        for a in game["moves"][:ply]:
+        for a in game.moves[:ply]:
             state = state.apply(a)
-        played = game["moves"][ply]
-        print(f"{name} opening {game['moves'][:2]}: won at ply {ply} ({spec.cells - ply} empty), played {played}")
+        out.append((game, ply, state))
+    return out
+
+
+for name in ("hex8-sample.jsonl", "hex8-sample-second.jsonl"):
+    for game, ply, state in drops(name):
+        played = game.moves[ply]
+        print(f"{name} opening {game.moves[:2]}: won at ply {ply} ({spec.cells - ply} empty), played {played}")
         for budget in (5_000, 20_000, 50_000):
             table = new_dfpn_table(20)
             start = time.perf_counter()
@@ -48,17 +57,13 @@ for name in ("hex8-sample.jsonl", "hex8-sample-second.jsonl"):
 # Two of the drops are drops only as far as the checker saw: the position after the champion's
 # reply (the next of its own) was not settled at 50,000 nodes. Does the move played keep the
 # win when the position after it is solved at a larger budget?
-for name, opening in (("hex8-sample.jsonl", [9, 59]), ("hex8-sample.jsonl", [10, 14])):
-    games = [g for line in (here / name).read_text().splitlines() for g in json.loads(line)["games"]]
-    game = next(g for g in games if g["moves"][:2] == opening)
-    plies = sorted(int(p) for p in game["values"])
-    ply = next(p for p, q in zip(plies, plies[1:]) if game["values"][str(p)] == 1 and game["values"][str(q)] != 1)
-    state = spec.new_game()
-    for a in game["moves"][:ply]:
-        state = state.apply(a)
+for game, ply, state in drops("hex8-sample.jsonl"):
+    opening = game.moves[:2]
+    if opening not in ([9, 59], [10, 14]):
+        continue
     start = time.perf_counter()
-    kept = keeps_win(state, game["moves"][ply], 500_000, new_dfpn_table(22))
+    kept = keeps_win(state, game.moves[ply], 500_000, new_dfpn_table(22))
     print(
-        f"opening {opening}, ply {ply}: the move played, {game['moves'][ply]}, keeps the win within 500,000"
+        f"opening {opening}, ply {ply}: the move played, {game.moves[ply]}, keeps the win within 500,000"
         f" nodes: {kept} ({time.perf_counter() - start:.1f} s)"
     )
