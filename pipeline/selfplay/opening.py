@@ -6,7 +6,9 @@ them, so an early lean to the edges is confirmed rather than corrected (RESULTS.
 2026-11-24). Two remedies, both from the learning side, none a rule about where to play:
 
 - `random_first_moves`: a share of the games opens with `random_opening_plies` moves drawn
-  uniformly from the legal ones (within `random_opening_radius` of the centre when set),
+  uniformly from the legal ones (within `random_opening_radius` of the centre when set; a
+  list of lengths: each game draws one, so a lone first stone answered by search trains the
+  boards a first stone leaves, which a three-stone opening skips),
   so the value head sees games after every opening, not only after the moves its prior
   likes, and both colours play from the varied openings matches are judged from (the
   positions inside an opening of several plies, between random moves, are not kept: their
@@ -21,6 +23,8 @@ them, so an early lean to the edges is confirmed rather than corrected (RESULTS.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -44,6 +48,14 @@ def random_opening_move(state: GameState, rng: np.random.Generator, radius: int 
         if near.any():
             cells = cells[near]
     return int(rng.choice(cells))
+
+
+def opening_length(plies: int | Sequence[int], rng: np.random.Generator) -> int:
+    """How many plies of a game's random opening are random: `plies`, or one of them drawn
+    uniformly (a fixed length draws nothing, so a run's games do not change with the type)."""
+    if isinstance(plies, int):
+        return plies
+    return int(plies[int(rng.integers(len(plies)))])
 
 
 def unvisited_values(state: GameState, evaluator: Evaluator, tree: Tree, g: int) -> np.ndarray:

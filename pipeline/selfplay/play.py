@@ -26,14 +26,14 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt, model_validator
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.runtime.interrupt import Interrupted
 from pipeline.search.evaluator import Evaluator
 from pipeline.search.gumbel import improved_policy as gumbel_target
 from pipeline.search.mcts import BatchedMCTS, SearchConfig, pick_action
-from pipeline.selfplay.opening import improved_policy, random_opening_move
+from pipeline.selfplay.opening import improved_policy, opening_length, random_opening_move
 from pipeline.selfplay.replay import Positions
 from pipeline.selfplay.resign import ResignPolicy, ResignTally, ResignWatch
 
@@ -65,11 +65,11 @@ class SelfPlayConfig(BaseModel):
     random_first_moves: float = Field(
         0.0, ge=0, le=1, description="share of games whose first move is drawn uniformly from the legal moves"
     )
-    random_opening_plies: int = Field(
+    random_opening_plies: PositiveInt | list[PositiveInt] = Field(
         1,
-        ge=1,
         description="plies drawn at random in a game with a random opening (3 on Connect6: the balanced "
-        "openings engines are judged from are one black stone and two white)",
+        "openings engines are judged from are one black stone and two white); a list: each game draws "
+        "one of its lengths (e.g. [1, 3]: a lone first stone answered by search, or three stones)",
     )
     random_opening_radius: int | None = Field(
         None, ge=0, description="random opening moves within this many cells of the centre (None: the whole board)"
@@ -89,6 +89,12 @@ class SelfPlayConfig(BaseModel):
         description="two half-batches in flight: the network evaluates one half of the games while the search "
         "expands and selects the other (the same games for the same evaluations; needs a core for each)",
     )
+
+    @model_validator(mode="after")
+    def _opening_lengths_given(self) -> SelfPlayConfig:
+        if self.random_opening_plies == []:
+            raise ValueError("random_opening_plies: give a length, or a list of at least one")
+        return self
 
     @model_validator(mode="after")
     def _fast_below_full(self) -> SelfPlayConfig:
@@ -168,6 +174,7 @@ class GameInFlight:
     rng: GameRandom
     records: list[Record] = field(default_factory=list)
     random_opening: bool = False
+    opening_plies: int = 0  # how many plies of its opening are random (0: none)
     plies: int = 0
 
 
@@ -309,6 +316,8 @@ class SelfPlayRun:
         game = GameInFlight(game_id, state, self.resign.watch(rng.extra), rng)
         if self.config.random_first_moves > 0:
             game.random_opening = bool(rng.opening.random() < self.config.random_first_moves)
+            if game.random_opening:
+                game.opening_plies = opening_length(self.config.random_opening_plies, rng.opening)
         self.slots[slot] = game
         self.started += 1
         self.search.slot_noise[slot] = rng.noise
@@ -340,7 +349,7 @@ class SelfPlayRun:
         # stones scores far above one white answered (RESULTS.md, eighteenth session), and a
         # value head trained on that rates black's first stone by where random replies
         # leave it. Those positions are not kept.
-        inside_random = game.random_opening and 0 < state.ply < self.config.random_opening_plies
+        inside_random = 0 < state.ply < game.opening_plies
         if full and not inside_random:
             target = visits
             if state.ply < self.config.completed_q_plies:
@@ -350,7 +359,7 @@ class SelfPlayRun:
             elif gumbel:
                 target = gumbel_target(self.search.tree, slot, search.gumbel.c_visit, search.gumbel.c_scale)
             game.records.append(training_record(state, target))
-        if game.random_opening and state.ply < self.config.random_opening_plies:
+        if state.ply < game.opening_plies:
             action = random_opening_move(state, game.rng.opening, self.config.random_opening_radius)
         elif gumbel:
             # The halving's choice: with the root's Gumbel noise it is already a sample.

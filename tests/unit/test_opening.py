@@ -150,3 +150,40 @@ def test_a_random_opening_move_leaves_the_centre_only_when_it_is_full():
     anywhere = {random_opening_move(state, rng, 0) for _ in range(50)}
     assert len(anywhere) > 8 and state.to_action("c3") not in anywhere
     assert len({random_opening_move(state, rng, 1) for _ in range(200)}) == 8  # the ring around c3
+
+
+def test_a_mix_of_opening_lengths_keeps_the_lone_first_stone_answered_by_search():
+    spec = GameSpec.parse("connect6:19")
+    evaluator = UniformEvaluator(spec.num_actions)
+    search = SearchConfig(simulations=4, tactics="off")
+    config = SelfPlayConfig(
+        parallel_games=4,
+        search=search,
+        temperature_moves=0,
+        random_first_moves=1.0,
+        random_opening_plies=[1, 3],
+        random_opening_radius=2,
+        full_search_plies=4,
+        fast_simulations=2,
+        full_search_prob=0.05,
+    )
+    positions, _ = play_games(spec, evaluator, 12, config, 3)
+    games = np.unique(positions.game_id)
+    lone = {int(g) for g in games if ((positions.game_id == g) & (positions.ply == 1)).any()}
+    three = set(games.tolist()) - lone
+    assert lone and three  # both lengths drawn over 12 games
+    for obs, ply, game in zip(positions.obs, positions.ply, positions.game_id, strict=True):
+        if ply == 1:  # white to move after one random black stone: kept, its outcome played by search
+            rows, cols = np.nonzero(obs[:2].sum(axis=0))
+            assert len(rows) == 1 and abs(rows[0] - 9) <= 2 and abs(cols[0] - 9) <= 2
+        if int(game) in three:
+            assert ply not in (1, 2)  # between random moves: not kept
+    for game in three:
+        assert ((positions.game_id == game) & (positions.ply == 3)).any()
+
+
+def test_an_empty_list_of_opening_lengths_is_refused():
+    with pytest.raises(ValueError, match="random_opening_plies"):
+        SelfPlayConfig(random_opening_plies=[])
+    with pytest.raises(ValueError):
+        SelfPlayConfig(random_opening_plies=[0, 3])
