@@ -110,22 +110,26 @@ def test_full_search_plies_keep_every_opening_position_under_a_playout_cap():
     assert sorted(np.bincount(dense.game_id[dense.ply < 2])) == [2] * 8  # every game keeps plies 0 and 1
 
 
-def test_random_openings_of_several_plies_stay_within_the_radius_and_are_kept_as_targets():
-    spec = GameSpec.parse("connect6:19")
-    evaluator = UniformEvaluator(spec.num_actions)
-    search = SearchConfig(simulations=4, tactics="off")
-    config = SelfPlayConfig(
+def central_random_openings(plies: int | list[int]) -> SelfPlayConfig:
+    """Every game from a random opening of `plies` moves within 2 cells of the centre, its
+    first plies searched in full and kept, the rest rarely."""
+    return SelfPlayConfig(
         parallel_games=4,
-        search=search,
+        search=SearchConfig(simulations=4, tactics="off"),
         temperature_moves=0,
         random_first_moves=1.0,
-        random_opening_plies=3,
+        random_opening_plies=plies,
         random_opening_radius=2,
         full_search_plies=4,
         fast_simulations=2,
         full_search_prob=0.05,
     )
-    positions, _ = play_games(spec, evaluator, 6, config, 1)
+
+
+def test_random_openings_of_several_plies_stay_within_the_radius_and_are_kept_as_targets():
+    spec = GameSpec.parse("connect6:19")
+    evaluator = UniformEvaluator(spec.num_actions)
+    positions, _ = play_games(spec, evaluator, 6, central_random_openings(3), 1)
     after_opening = [o for o, p in zip(positions.obs, positions.ply, strict=True) if p == 3]
     assert len(after_opening) == 6  # every game's position after its random opening is a target
     openings = set()
@@ -155,19 +159,7 @@ def test_a_random_opening_move_leaves_the_centre_only_when_it_is_full():
 def test_a_mix_of_opening_lengths_keeps_the_lone_first_stone_answered_by_search():
     spec = GameSpec.parse("connect6:19")
     evaluator = UniformEvaluator(spec.num_actions)
-    search = SearchConfig(simulations=4, tactics="off")
-    config = SelfPlayConfig(
-        parallel_games=4,
-        search=search,
-        temperature_moves=0,
-        random_first_moves=1.0,
-        random_opening_plies=[1, 3],
-        random_opening_radius=2,
-        full_search_plies=4,
-        fast_simulations=2,
-        full_search_prob=0.05,
-    )
-    positions, _ = play_games(spec, evaluator, 12, config, 3)
+    positions, _ = play_games(spec, evaluator, 12, central_random_openings([1, 3]), 3)
     games = np.unique(positions.game_id)
     lone = {int(g) for g in games if ((positions.game_id == g) & (positions.ply == 1)).any()}
     three = set(games.tolist()) - lone
