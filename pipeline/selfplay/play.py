@@ -173,8 +173,7 @@ class GameInFlight:
     resign: ResignWatch
     rng: GameRandom
     records: list[Record] = field(default_factory=list)
-    random_opening: bool = False
-    opening_plies: int = 0  # how many plies of its opening are random (0: none)
+    opening_plies: int = 0  # how many plies of its opening are random (0: not a random opening)
     plies: int = 0
 
 
@@ -314,10 +313,9 @@ class SelfPlayRun:
         game_id = self.ids[self.started]
         rng = GameRandom.for_game(self.seed, game_id)
         game = GameInFlight(game_id, state, self.resign.watch(rng.extra), rng)
-        if self.config.random_first_moves > 0:
-            game.random_opening = bool(rng.opening.random() < self.config.random_first_moves)
-            if game.random_opening:
-                game.opening_plies = opening_length(self.config.random_opening_plies, rng.opening)
+        # No draw at all without random openings: a run's games stay what they were.
+        if self.config.random_first_moves > 0 and rng.opening.random() < self.config.random_first_moves:
+            game.opening_plies = opening_length(self.config.random_opening_plies, rng.opening)
         self.slots[slot] = game
         self.started += 1
         self.search.slot_noise[slot] = rng.noise
