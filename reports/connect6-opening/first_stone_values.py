@@ -1,30 +1,20 @@
-"""One black stone on each cell of the 19x19 Connect6 board: black's value after it (the net's
-value for white to move, negated) at four decimals, and its spread over the central 3x3, 5x5
-and 7x7: how far the net tells the central cells apart (RESULTS.md, twentieth session).
+"""One black stone on each cell of the 19x19 Connect6 board: black's value after it (from
+`pipeline.tools.opening_prior.opening_maps`, printed there at two decimals) at four decimals,
+and its spread over the central 3x3, 5x5 and 7x7: how far the net tells the central cells
+apart (RESULTS.md, twentieth session).
 
     python reports/connect6-opening/first_stone_values.py CHECKPOINT
 """
 
 import sys
-from pathlib import Path
 
 import numpy as np
-import torch
 
 import pipeline  # noqa: F401
 from pipeline.games.base import GameSpec
-from pipeline.players.models import load_model
+from pipeline.tools.opening_prior import opening_maps
 
-spec = GameSpec.parse("connect6:19")
-net = load_model(Path(sys.argv[1]), spec).eval()
-obs = []
-for a in range(spec.cells):
-    s = spec.new_game()
-    s.apply(a)
-    obs.append(s.observation())
-with torch.no_grad():
-    _, v = net(torch.as_tensor(np.stack(obs)).float())
-black = -v.numpy().reshape(19, 19)
+_, black, _ = opening_maps(sys.argv[1], GameSpec.parse("connect6:19"))
 np.set_printoptions(linewidth=200, precision=4, suppress=True)
 print("black's value after a first stone, rows 5-13, cols 5-13 (4 decimals):")
 print(black[5:14, 5:14])
