@@ -37,33 +37,38 @@ def drops(name: str) -> list[tuple[CheckedGame, int, GameState]]:
     return out
 
 
-for name in ("hex8-sample.jsonl", "hex8-sample-second.jsonl"):
-    for game, ply, state in drops(name):
-        played = game.moves[ply]
-        print(f"{name} opening {game.moves[:2]}: won at ply {ply} ({spec.cells - ply} empty), played {played}")
-        for budget in (5_000, 20_000, 50_000):
-            table = new_dfpn_table(20)
-            start = time.perf_counter()
-            value, move, nodes = hd.dfpn(
-                state.array, np.int64(budget), np.int64(hd.DFPN_ALL), hd.default_limits(), hd.centre_order(8), table
-            )
-            seconds = time.perf_counter() - start
-            found = winning_move(state, budget, tt=table, preferred=played) if value == 1 else None
-            print(
-                f"  budget {budget:>6}: {NAMES[int(value)]} in {int(nodes)} nodes, {seconds:.1f} s;"
-                f" winning move {found} ({time.perf_counter() - start:.1f} s in all)"
-            )
-
-# Two of the drops are drops only as far as the checker saw: the position after the champion's
-# reply (the next of its own) was not settled at 50,000 nodes. Does the move played keep the
-# win when the position after it is solved at a larger budget?
-for game, ply, state in drops("hex8-sample.jsonl"):
-    opening = game.moves[:2]
-    if opening not in ([9, 59], [10, 14]):
-        continue
+def report_keeps_win(game: CheckedGame, ply: int, state: GameState) -> None:
+    """Does the move played at `ply` keep the win, solved at 500,000 nodes from a fresh table?"""
     start = time.perf_counter()
     kept = keeps_win(state, game.moves[ply], 500_000, new_dfpn_table(22))
     print(
-        f"opening {opening}, ply {ply}: the move played, {game.moves[ply]}, keeps the win within 500,000"
-        f" nodes: {kept} ({time.perf_counter() - start:.1f} s)"
+        f"opening {game.moves[:2]}, ply {ply}: the move played, {game.moves[ply]}, keeps the win within 500,000"
+        f" nodes: {kept} ({time.perf_counter() - start:.1f} s)",
+        flush=True,
     )
+
+
+if __name__ == "__main__":
+    for name in ("hex8-sample.jsonl", "hex8-sample-second.jsonl"):
+        for game, ply, state in drops(name):
+            played = game.moves[ply]
+            print(f"{name} opening {game.moves[:2]}: won at ply {ply} ({spec.cells - ply} empty), played {played}")
+            for budget in (5_000, 20_000, 50_000):
+                table = new_dfpn_table(20)
+                start = time.perf_counter()
+                value, move, nodes = hd.dfpn(
+                    state.array, np.int64(budget), np.int64(hd.DFPN_ALL), hd.default_limits(), hd.centre_order(8), table
+                )
+                seconds = time.perf_counter() - start
+                found = winning_move(state, budget, tt=table, preferred=played) if value == 1 else None
+                print(
+                    f"  budget {budget:>6}: {NAMES[int(value)]} in {int(nodes)} nodes, {seconds:.1f} s;"
+                    f" winning move {found} ({time.perf_counter() - start:.1f} s in all)"
+                )
+
+    # Two of the drops are drops only as far as the checker saw: the position after the
+    # champion's reply (the next of its own) was not settled at 50,000 nodes. Does the move
+    # played keep the win when the position after it is solved at a larger budget?
+    for game, ply, state in drops("hex8-sample.jsonl"):
+        if game.moves[:2] in ([9, 59], [10, 14]):
+            report_keeps_win(game, ply, state)
