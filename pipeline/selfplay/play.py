@@ -23,7 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, model_validator
@@ -65,7 +65,7 @@ class SelfPlayConfig(BaseModel):
     random_first_moves: float = Field(
         0.0, ge=0, le=1, description="share of games whose first move is drawn uniformly from the legal moves"
     )
-    random_opening_plies: PositiveInt | list[PositiveInt] = Field(
+    random_opening_plies: PositiveInt | Annotated[list[PositiveInt], Field(min_length=1)] = Field(
         1,
         description="plies drawn at random in a game with a random opening (3 on Connect6: the balanced "
         "openings engines are judged from are one black stone and two white); a list: each game draws "
@@ -89,12 +89,6 @@ class SelfPlayConfig(BaseModel):
         description="two half-batches in flight: the network evaluates one half of the games while the search "
         "expands and selects the other (the same games for the same evaluations; needs a core for each)",
     )
-
-    @model_validator(mode="after")
-    def _opening_lengths_given(self) -> SelfPlayConfig:
-        if self.random_opening_plies == []:
-            raise ValueError("random_opening_plies: give a length, or a list of at least one")
-        return self
 
     @model_validator(mode="after")
     def _fast_below_full(self) -> SelfPlayConfig:
