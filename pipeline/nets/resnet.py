@@ -6,7 +6,13 @@ Two kinds of heads. `fixed` (the original): fully connected layers over the boar
 net plays the one board size it was built for. `size_free` (as Polygames and KataGo): a 1x1
 convolution gives one policy logit per cell, and the value head (and Hex's swap logit) pools
 the board globally (mean and max), so no weight depends on the board size and one
-checkpoint plays every size of its game and rules."""
+checkpoint plays every size of its game and rules.
+
+`edge_plane` adds one input plane, made inside the net from the board's shape: each cell's
+distance to the nearest edge. A trunk of 3x3 convolutions sees a few cells around each
+cell, so on a big board a lone stone's place shows only where the stone sees an edge and
+the central cells look alike to the net (RESULTS.md, "The Connect6 opening"); the plane
+says where every cell is."""
 
 from __future__ import annotations
 
@@ -27,6 +33,22 @@ class NetSpec(BaseModel):
     hex_kernels: bool = Field(False, description="Hex only: kernels masked to the hexagonal neighbourhood")
     size_free: bool = Field(False, description="convolutional policy and globally pooled value: plays any board size")
     head_channels: int = Field(32, ge=2, le=512, description="size_free only: channels of the policy and value heads")
+    edge_plane: bool = Field(False, description="an input plane of each cell's distance to the nearest edge")
+
+
+EDGE_REACH = 9  # distances clipped here, so a size-free net sees on a bigger board the values it trained on
+
+
+def edge_distance(height: int, width: int) -> torch.Tensor:
+    """[1, 1, H, W]: each cell's distance to the nearest edge (in cells, at most
+    EDGE_REACH) over EDGE_REACH: 0 on the edge, 1 from EDGE_REACH cells in. The same under
+    every symmetry of the board, so augmentation leaves it as it is."""
+    rows = torch.arange(height)
+    cols = torch.arange(width)
+    to_row_edge = torch.minimum(rows, height - 1 - rows)[:, None]
+    to_col_edge = torch.minimum(cols, width - 1 - cols)[None, :]
+    distance = torch.minimum(to_row_edge, to_col_edge).clamp(max=EDGE_REACH)
+    return (distance.float() / EDGE_REACH)[None, None]
 
 
 HEX_MASK = torch.tensor([[0.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 0.0]])
@@ -104,7 +126,10 @@ class PolicyValueNet(nn.Module):
         self.net = net
         ch = net.channels
         cells = game.cells
-        self.stem = nn.Sequential(Conv3x3(game.planes, ch, net.hex_kernels), nn.BatchNorm2d(ch), nn.ReLU())
+        inputs = game.planes + (1 if net.edge_plane else 0)
+        self.stem = nn.Sequential(Conv3x3(inputs, ch, net.hex_kernels), nn.BatchNorm2d(ch), nn.ReLU())
+        if net.edge_plane:
+            self.register_buffer("edge", edge_distance(game.height, game.width), persistent=False)
         self.tower = nn.Sequential(*[ResidualBlock(ch, net.hex_kernels) for _ in range(net.blocks)])
         if net.size_free:
             self.heads = SizeFreeHeads(game, net)
@@ -115,6 +140,8 @@ class PolicyValueNet(nn.Module):
         self.value_fc = nn.Sequential(nn.Linear(cells, net.value_hidden), nn.ReLU(), nn.Linear(net.value_hidden, 1))
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        if self.net.edge_plane:
+            x = torch.cat([x, self.edge.to(x.dtype).expand(x.shape[0], 1, -1, -1)], dim=1)
         h = self.tower(self.stem(x))
         if self.net.size_free:
             return self.heads(h)

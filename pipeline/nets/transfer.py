@@ -4,7 +4,11 @@ checkpoint trained on another board (or rules) of the same game.
 Every tensor whose name and shape match is copied: the whole net when both are size-free
 with the same architecture, else the stem and the residual tower (convolutions do not
 depend on the board size) and whatever head layers still fit. The tower must match
-(blocks, channels, hexagonal kernels), since it is what carries the knowledge."""
+(blocks, channels, hexagonal kernels), since it is what carries the knowledge.
+
+A net given the edge plane (NetSpec.edge_plane) from one without it keeps every weight: the
+stem's weights for the new plane start at zero, so it plays exactly as before until
+trained (`with_edge_plane`, and `widen_optimizer_state` for the learner's Adam moments)."""
 
 from __future__ import annotations
 
@@ -42,6 +46,7 @@ def net_from(source: Path, game: GameSpec, net_spec: NetSpec) -> tuple[PolicyVal
     net = PolicyValueNet(game, net_spec)
     mine = net.state_dict()
     trunk = [k for k in mine if k.startswith(TRUNK)]
+    theirs = {k: widened(v, mine[k]) if k in mine else v for k, v in theirs.items()}
     misfit = [k for k in trunk if k not in theirs or theirs[k].shape != mine[k].shape]
     if misfit:
         theirs_spec = NetSpec.model_validate(payload["net"])
@@ -55,3 +60,39 @@ def net_from(source: Path, game: GameSpec, net_spec: NetSpec) -> tuple[PolicyVal
     net.load_state_dict(mine)
     fresh = sum(1 for k in mine if k not in copied)
     return net, Transfer(str(source), str(trained), len(copied), fresh)
+
+
+def widened(theirs: torch.Tensor, mine: torch.Tensor) -> torch.Tensor:
+    """`theirs` padded with zeros to `mine`'s shape where only its input channels (dim 1 of
+    a convolution's weight) are fewer, as the stem's are without the edge plane; else as it is."""
+    if theirs.dim() != 4 or theirs.shape[0] != mine.shape[0] or theirs.shape[2:] != mine.shape[2:]:
+        return theirs
+    extra = mine.shape[1] - theirs.shape[1]
+    if extra <= 0:
+        return theirs
+    return torch.cat([theirs, theirs.new_zeros(theirs.shape[0], extra, *theirs.shape[2:])], dim=1)
+
+
+def with_edge_plane(net: PolicyValueNet) -> PolicyValueNet:
+    """`net` with the edge plane as one more input, the stem's weights for it zero: the
+    same priors and values until trained."""
+    if net.net.edge_plane:
+        return net
+    wider = PolicyValueNet(net.game, net.net.model_copy(update={"edge_plane": True}))
+    mine = wider.state_dict()
+    wider.load_state_dict({k: widened(v, mine[k]) for k, v in net.state_dict().items()})
+    return wider.train(net.training)
+
+
+def widen_optimizer_state(state: dict, old: PolicyValueNet, new: PolicyValueNet) -> dict:
+    """An optimiser state of `old`'s parameters (their order) for `new`'s: each moment of
+    a parameter that grew is padded with zeros as the parameter was."""
+    shapes = [(p_old.shape, p_new) for p_old, p_new in zip(old.parameters(), new.parameters(), strict=True)]
+    out = {"state": {}, "param_groups": state["param_groups"]}
+    for index, moments in state["state"].items():
+        old_shape, param = shapes[index]
+        out["state"][index] = {
+            name: widened(value, param) if torch.is_tensor(value) and value.shape == old_shape else value
+            for name, value in moments.items()
+        }
+    return out

@@ -16,6 +16,7 @@ from lightning.pytorch.loggers import MLFlowLogger
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import file_hash, load_checkpoint, load_optimizer_state, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
+from pipeline.nets.transfer import widen_optimizer_state, with_edge_plane
 from pipeline.runtime import interrupt
 from pipeline.runtime.tracking import artifact_root, experiment_name, tracking_env_kept
 from pipeline.training.config import TrainConfig
@@ -94,10 +95,17 @@ def _train_network(
         torch.set_num_threads(cfg.threads)
     optimizer_state = None
     if init is not None:
-        net, _ = load_checkpoint(init, spec)  # its architecture wins over params.net
+        net, _ = load_checkpoint(init, spec)  # its architecture wins over params.net ...
         net.train()
         if resume_optimizer:
             optimizer_state = load_optimizer_state(init)
+        if net_spec.edge_plane and not net.net.edge_plane:
+            # ... but for the edge plane, which a run may turn on midway: the stem's weights
+            # for it start at zero, so the learner plays as it did until trained.
+            wider = with_edge_plane(net)
+            if optimizer_state is not None:
+                optimizer_state = widen_optimizer_state(optimizer_state, net, wider)
+            net = wider
     else:
         net = PolicyValueNet(spec, net_spec)
     module = PolicyValueModule(net, cfg, total_steps=cfg.steps, optimizer_state=optimizer_state)
