@@ -74,6 +74,12 @@ class SelfPlayConfig(BaseModel):
     random_opening_radius: int | None = Field(
         None, ge=0, description="random opening moves within this many cells of the centre (None: the whole board)"
     )
+    lone_stone_anywhere: bool = Field(
+        False,
+        description="a random opening of one ply draws its stone from the whole board, whatever "
+        "random_opening_radius says (so a net with an edge plane sees how a first stone's value falls "
+        "towards the edges)",
+    )
     completed_q_plies: int = Field(
         0, ge=0, description="plies whose policy target is the improved policy from completed Q-values (Gumbel)"
     )
@@ -315,6 +321,12 @@ class SelfPlayRun:
         self.search.slot_noise[slot] = rng.noise
         self.search.reset(slot, state.array)
 
+    def opening_radius(self, game: GameInFlight) -> int | None:
+        """How near the centre a random opening move of `game` is drawn (None: anywhere)."""
+        if self.config.lone_stone_anywhere and game.opening_plies == 1:
+            return None
+        return self.config.random_opening_radius
+
     def step(self) -> None:
         """One search for every game in flight, then one move (or a resignation) each."""
         active = np.array([game is not None for game in self.slots])
@@ -352,7 +364,7 @@ class SelfPlayRun:
                 target = gumbel_target(self.search.tree, slot, search.gumbel.c_visit, search.gumbel.c_scale)
             game.records.append(training_record(state, target))
         if state.ply < game.opening_plies:
-            action = random_opening_move(state, game.rng.opening, self.config.random_opening_radius)
+            action = random_opening_move(state, game.rng.opening, self.opening_radius(game))
         elif gumbel:
             # The halving's choice: with the root's Gumbel noise it is already a sample.
             action = self.search.best_action(slot)

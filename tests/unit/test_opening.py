@@ -174,6 +174,25 @@ def test_a_mix_of_opening_lengths_keeps_the_lone_first_stone_answered_by_search(
         assert ((positions.game_id == game) & (positions.ply == 3)).any()
 
 
+def test_lone_stones_drawn_anywhere_and_three_stone_openings_near_the_centre():
+    spec = GameSpec.parse("connect6:19")
+    evaluator = UniformEvaluator(spec.num_actions)
+    config = central_random_openings([1, 3]).model_copy(update={"lone_stone_anywhere": True})
+    positions, _ = play_games(spec, evaluator, 24, config, 4)
+    lone = {int(g) for g, p in zip(positions.game_id, positions.ply, strict=True) if p == 1}
+    lone_stones, three_stones = [], []
+    for obs, ply, game in zip(positions.obs, positions.ply, positions.game_id, strict=True):
+        rows, cols = np.nonzero(obs[:2].sum(axis=0))
+        far = np.maximum(np.abs(rows - 9), np.abs(cols - 9))
+        if ply == 1:
+            lone_stones.append(int(far[0]))
+        elif ply == 3 and int(game) not in lone:
+            three_stones.extend(far.tolist())
+    assert lone_stones and three_stones
+    assert max(lone_stones) > 2  # from the whole board: 24 draws all within 2 of the centre is (25/361)^k
+    assert max(three_stones) <= 2
+
+
 def test_an_empty_list_of_opening_lengths_is_refused():
     with pytest.raises(ValueError, match="random_opening_plies"):
         SelfPlayConfig(random_opening_plies=[])
