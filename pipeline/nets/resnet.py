@@ -11,8 +11,8 @@ checkpoint plays every size of its game and rules.
 `edge_plane` adds one input plane, made inside the net from the board's shape: each cell's
 distance to the nearest edge. A trunk of 3x3 convolutions sees a few cells around each
 cell, so on a big board a lone stone's place shows only where the stone sees an edge and
-the central cells look alike to the net (RESULTS.md, "The Connect6 opening"); the plane
-says where every cell is."""
+the central cells look alike to the net (RESULTS.md, twentieth session: "What the net can
+see of a first stone"); the plane says where every cell is."""
 
 from __future__ import annotations
 
