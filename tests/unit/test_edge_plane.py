@@ -16,6 +16,7 @@ from pipeline.nets.resnet import EDGE_REACH, NetSpec, PolicyValueNet, edge_dista
 from pipeline.nets.transfer import net_from, with_edge_plane
 from pipeline.training.data import ReplayDataModule
 from pipeline.training.loop import train_network
+from tests.unit.test_inference import boards
 from tests.unit.test_training import fixed_positions
 
 pytestmark = pytest.mark.unit
@@ -24,17 +25,6 @@ FREE = NetSpec(blocks=1, channels=16, value_hidden=16, size_free=True, head_chan
 EDGED = FREE.model_copy(update={"edge_plane": True})
 C6 = GameSpec(game="connect6", size=19)
 SPEC = GameSpec.parse("gomoku:5x5:k4")  # fixed_positions' boards
-
-
-def boards(spec: GameSpec, count: int, seed: int = 0) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(count):
-        state = spec.new_game()
-        for _ in range(int(rng.integers(0, 6))):
-            state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))))
-        out.append(state.observation())
-    return np.stack(out).astype(np.float32)
 
 
 def test_the_plane_is_each_cells_distance_to_the_nearest_edge_clipped():
