@@ -130,6 +130,7 @@ class Record(NamedTuple):
     pi: np.ndarray  # float32 policy target (visit distribution or improved policy), presented frame
     mover: int  # the player to move
     ply: int
+    q: float = float("nan")  # the search's root value for the mover (NaN: not known)
 
 
 @dataclass
@@ -245,15 +246,15 @@ def playout_cap(
     return full, np.where(full, config.search.simulations, config.fast_simulations)
 
 
-def training_record(state: GameState, visits: np.ndarray) -> Record:
-    """The position to move in and its search's visit distribution, in the presented
-    frame (uniform over legal moves if the search handed out no visits)."""
+def training_record(state: GameState, visits: np.ndarray, q: float = float("nan")) -> Record:
+    """The position to move in, its search's visit distribution in the presented frame
+    (uniform over legal moves if the search handed out no visits) and its searched value `q`."""
     total = visits.sum()
     pi = visits / total if total > 0 else state.legal_mask() / state.legal_mask().sum()
     pi_presented = np.zeros_like(pi)
     pi_presented[state.presented_order()] = pi
     return Record(
-        state.observation().astype(np.uint8), pi_presented.astype(np.float32), state.current_player, state.ply
+        state.observation().astype(np.uint8), pi_presented.astype(np.float32), state.current_player, state.ply, q
     )
 
 
@@ -270,6 +271,7 @@ def game_positions(game: GameInFlight, winner: int | None) -> Positions | None:
         game_id=np.full(len(rec), game.game_id, dtype=np.int32),
         ply=np.array([r.ply for r in rec], dtype=np.int16),
         plies_left=np.array([game.state.ply - r.ply for r in rec], dtype=np.int16),
+        q=np.array([r.q for r in rec], dtype=np.float32),
     )
 
 
@@ -362,7 +364,7 @@ class SelfPlayRun:
                 )
             elif gumbel:
                 target = gumbel_target(self.search.tree, slot, search.gumbel.c_visit, search.gumbel.c_scale)
-            game.records.append(training_record(state, target))
+            game.records.append(training_record(state, target, self.search.tree.root_value(slot)))
         if state.ply < game.opening_plies:
             action = random_opening_move(state, game.rng.opening, self.opening_radius(game))
         elif gumbel:

@@ -15,6 +15,9 @@ A shard is one compressed `.npz` file holding
   ply      int16   [n]           move number within the game
   plies_left int16 [n]           moves from this position to the game's end (1: the mover
                                  ends it); optional, older shards lack it (read as 0: unknown)
+  q        float32 [n]           the search's root value for the player to move (its mean
+                                 over the simulations); optional, older shards lack it
+                                 (read as NaN: unknown)
   header   str (0-d)             JSON: format, game spec, generation, model hash,
                                  simulations, seed, games, positions
 Shards are written atomically (temp file in the same directory, fsync, rename), so a
@@ -38,7 +41,8 @@ FORMAT = "zero-replay/1"
 REQUIRED_ARRAYS = ("obs", "pi", "z", "game_id", "ply")
 KEYS = (*REQUIRED_ARRAYS, "header")
 PLIES_LEFT = "plies_left"  # optional: shards written before it read as unknown
-ARRAYS = (*REQUIRED_ARRAYS, PLIES_LEFT)  # a Positions' arrays, as a shard's writer takes them
+SEARCHED_VALUE = "q"  # optional: shards written before it read as unknown (NaN)
+ARRAYS = (*REQUIRED_ARRAYS, PLIES_LEFT, SEARCHED_VALUE)  # a Positions' arrays, as a shard's writer takes them
 GEN_DIR = re.compile(r"^gen-(\d{4,})$")
 TASK_SHARD = re.compile(r"^shard-(\d{4,})\.npz$")
 PART_SHARD = re.compile(r"^shard-(\d{4,})-(\d+)\.npz$")
@@ -59,10 +63,13 @@ class Positions:
     ply: np.ndarray
     header: dict[str, Any] = field(default_factory=dict)
     plies_left: np.ndarray | None = None  # None: unknown (0 for each position)
+    q: np.ndarray | None = None  # the searched root value for the mover; None: unknown (NaN each)
 
     def __post_init__(self) -> None:
         if self.plies_left is None:
             self.plies_left = np.zeros(len(self.z), dtype=np.int16)
+        if self.q is None:
+            self.q = np.full(len(self.z), np.nan, dtype=np.float32)
 
     def __len__(self) -> int:
         return int(self.z.shape[0])
@@ -89,6 +96,21 @@ class Positions:
             ply=np.concatenate([p.ply for p in parts]),
             header=dict(parts[0].header),
             plies_left=np.concatenate([p.plies_left for p in parts]),
+            q=np.concatenate([p.q for p in parts]),
+        )
+
+    def take(self, order: np.ndarray) -> Positions:
+        """These positions in `order` (an index array), the header kept."""
+        assert self.plies_left is not None and self.q is not None
+        return Positions(
+            obs=self.obs[order],
+            pi=self.pi[order],
+            z=self.z[order],
+            game_id=self.game_id[order],
+            ply=self.ply[order],
+            header=dict(self.header),
+            plies_left=self.plies_left[order],
+            q=self.q[order],
         )
 
 
@@ -109,6 +131,7 @@ def write_shard(path: Path, positions: Positions, header: dict[str, Any]) -> Pat
             game_id=positions.game_id.astype(np.int32, copy=False),
             ply=positions.ply.astype(np.int16, copy=False),
             plies_left=positions.plies_left.astype(np.int16, copy=False),
+            q=positions.q.astype(np.float32, copy=False),
             header=np.array(json.dumps(full, sort_keys=True)),
         )
     return Path(path)
@@ -124,6 +147,7 @@ def read_shard(path: Path, spec: GameSpec | None = None) -> Positions:
                 raise ReplayError(f"{path}: not a replay shard (missing {', '.join(missing)})")
             arrays = {k: data[k] for k in KEYS}
             plies_left = data[PLIES_LEFT] if PLIES_LEFT in data.files else None
+            searched = data[SEARCHED_VALUE] if SEARCHED_VALUE in data.files else None
     except ReplayError:
         raise
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, KeyError) as exc:
@@ -135,11 +159,11 @@ def read_shard(path: Path, spec: GameSpec | None = None) -> Positions:
     if header.get("format") != FORMAT:
         raise ReplayError(f"{path}: unknown shard format {header.get('format')!r}, expected {FORMAT!r}")
     positions = Positions(
-        arrays["obs"], arrays["pi"], arrays["z"], arrays["game_id"], arrays["ply"], header, plies_left
+        arrays["obs"], arrays["pi"], arrays["z"], arrays["game_id"], arrays["ply"], header, plies_left, searched
     )
     n = len(positions)
-    assert positions.plies_left is not None
-    if {a.shape[0] for a in (positions.obs, positions.pi, positions.game_id, positions.plies_left)} != {n}:
+    assert positions.plies_left is not None and positions.q is not None
+    if {a.shape[0] for a in (positions.obs, positions.pi, positions.game_id, positions.plies_left, positions.q)} != {n}:
         raise ReplayError(f"{path}: arrays of different lengths")
     if spec is not None:
         theirs = {k: header.get(k) for k in spec_header(spec)}

@@ -224,15 +224,7 @@ def merge_parts(out_dir: Path, spec: GameSpec, task: int, games: int) -> dict[st
         raise ReplayError(f"{out_dir}: the parts of task {task} hold games {ids}, not 0..{games - 1} once each")
     joined = Positions.concat(parts)
     order = np.argsort(joined.game_id, kind="stable")  # each game's positions stay in ply order
-    assert joined.plies_left is not None
-    positions = Positions(
-        obs=joined.obs[order],
-        pi=joined.pi[order],
-        z=joined.z[order],
-        game_id=joined.game_id[order],
-        ply=joined.ply[order],
-        plies_left=joined.plies_left[order],
-    )
+    positions = joined.take(order)
     headers = [p.header for p in parts]
     header = {k: v for k, v in headers[0].items() if k not in PART_ONLY}
     for key in SUMMED:

@@ -35,6 +35,14 @@ class TrainConfig(OptimConfig):
         description="the value target is the result times this per move still to play (1: the plain result); "
         "below 1 a quicker win is worth more, so among won positions the net learns which win sooner",
     )
+    searched_value_weight: float = Field(
+        0.0,
+        ge=0,
+        le=1,
+        description="the value target mixes in the search's root value q with this weight: (1 - w) z + w q, "
+        "where the shard kept q (0: the result alone); a result is one coin toss where the true values are "
+        "nearly equal (a first stone), q the search's estimate of them",
+    )
     seed: int = 0
     threads: int | None = Field(None, ge=1, description="torch threads (None: torch's default)")
     device: Literal["auto", "cpu", "cuda"] = Field("auto", description="auto: a CUDA GPU when torch sees one")

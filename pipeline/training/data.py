@@ -20,6 +20,13 @@ def value_scale(plies_left: np.ndarray, discount: float) -> np.ndarray:
     return (discount ** np.maximum(plies_left.astype(np.float32) - 1.0, 0.0)).astype(np.float32)
 
 
+def value_target(z: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
+    """The result `z` mixed with the searched value `q`: (1 - weight) z + weight q where q
+    is known, z alone where it is not (NaN: a shard written before q was kept)."""
+    known = np.isfinite(q)
+    return np.where(known, (1.0 - weight) * z + weight * np.where(known, q, 0.0), z).astype(np.float32)
+
+
 class ReplayDataModule(L.LightningDataModule):
     def __init__(
         self,
@@ -33,6 +40,7 @@ class ReplayDataModule(L.LightningDataModule):
         skip_corrupt: bool = False,
         pin_memory: bool = False,
         value_discount: float = 1.0,
+        searched_value_weight: float = 0.0,
     ):
         super().__init__()
         if positions is None and replay_root is None:
@@ -47,6 +55,7 @@ class ReplayDataModule(L.LightningDataModule):
         self.skip_corrupt = skip_corrupt
         self.pin_memory = pin_memory
         self.value_discount = value_discount
+        self.searched_value_weight = searched_value_weight
         self.skipped: list[str] = []
         self._rng = np.random.default_rng(seed)
 
@@ -64,6 +73,7 @@ class ReplayDataModule(L.LightningDataModule):
             # Page-locked batches copy to a GPU asynchronously; on the CPU they only cost.
             pin_memory=getattr(cfg, "device", "cpu") != "cpu" and torch.cuda.is_available(),
             value_discount=cfg.value_discount,
+            searched_value_weight=cfg.searched_value_weight,
         )
 
     def setup(self, stage: str | None = None) -> None:
@@ -82,6 +92,8 @@ class ReplayDataModule(L.LightningDataModule):
         z = self.positions.z[idx].astype(np.float32)
         if self.value_discount < 1.0:
             z *= value_scale(self.positions.plies_left[idx], self.value_discount)
+        if self.searched_value_weight > 0:
+            z = value_target(z, self.positions.q[idx], self.searched_value_weight)
         return torch.from_numpy(obs), torch.from_numpy(pi), torch.from_numpy(z)
 
     def train_dataloader(self) -> DataLoader:

@@ -8,7 +8,7 @@ from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.selfplay.replay import Positions, ReplayError, augment, load_window, read_shard, spec_header, write_shard
-from pipeline.training.data import ReplayDataModule, value_scale
+from pipeline.training.data import ReplayDataModule, value_scale, value_target
 
 pytestmark = pytest.mark.unit
 
@@ -88,6 +88,7 @@ def make_positions(spec, n=5):
         game_id=np.arange(n, dtype=np.int32),
         ply=np.zeros(n, dtype=np.int16),
         plies_left=rng.integers(1, 30, n).astype(np.int16),
+        q=rng.uniform(-1, 1, n).astype(np.float32),
     )
 
 
@@ -100,6 +101,7 @@ def test_a_shard_without_plies_left_reads_them_as_unknown(tmp_path):
     np.savez_compressed(path, **old, header=np.array(json.dumps(header)))  # as written before the field
     back = read_shard(path, spec)
     assert np.array_equal(back.z, pos.z) and back.plies_left.tolist() == [0] * 5
+    assert np.isnan(back.q).all()  # the searched value unknown: the result alone is the target
 
 
 def test_the_value_target_is_discounted_by_the_moves_left():
@@ -115,13 +117,35 @@ def test_the_value_target_is_discounted_by_the_moves_left():
         assert z.tolist() == pytest.approx(want)
 
 
+def test_the_value_target_mixes_in_the_searched_value_where_it_is_known():
+    spec = GameSpec.parse("gomoku:5x5:k4")
+    pos = make_positions(spec, n=4)
+    pos.z[:] = [1, -1, 1, 0]
+    pos.q[:] = [0.2, np.nan, -1.0, 0.5]
+    pos.plies_left[:] = [1, 3, 1, 5]
+    assert value_target(pos.z.astype(np.float32), pos.q, 0.5).tolist() == pytest.approx([0.6, -1.0, 0.0, 0.25])
+    cases = (
+        (0.0, 1.0, [1.0, -1.0, 1.0, 0.0]),  # the default: the result alone, q never read
+        (0.5, 1.0, [0.6, -1.0, 0.0, 0.25]),
+        (1.0, 1.0, [0.2, -1.0, -1.0, 0.5]),
+        (0.5, 0.9, [0.6, -0.81, 0.0, 0.25]),  # the discount scales the result, not q
+    )
+    for weight, discount, want in cases:
+        dm = ReplayDataModule(
+            spec, positions=pos, batch_size=4, augment=False, value_discount=discount, searched_value_weight=weight
+        )
+        dm.setup()
+        _, _, z = dm.collate([0, 1, 2, 3])
+        assert z.tolist() == pytest.approx(want)
+
+
 def test_shard_round_trip_and_no_temp_files(tmp_path):
     spec = GameSpec.parse("hex:5:swap")
     pos = make_positions(spec)
     path = write_shard(tmp_path / "gen-0001" / "shard-0000.npz", pos, {**spec_header(spec), "generation": 1})
     back = read_shard(path, spec)
     assert np.array_equal(back.obs, pos.obs) and np.array_equal(back.z, pos.z)
-    assert np.array_equal(back.plies_left, pos.plies_left)
+    assert np.array_equal(back.plies_left, pos.plies_left) and np.array_equal(back.q, pos.q)
     assert back.header["generation"] == 1 and back.header["positions"] == 5
     assert [p.name for p in path.parent.iterdir()] == ["shard-0000.npz"]
 

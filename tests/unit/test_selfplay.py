@@ -117,6 +117,18 @@ def test_resignation_ends_games_for_the_losing_side():
     assert len(positions) == 6 and (positions.z == 1).all()
 
 
+def test_each_position_keeps_its_searched_value_for_the_mover():
+    spec = GameSpec.parse("gomoku:5:k4")
+    config = SelfPlayConfig(parallel_games=4, search=SearchConfig(simulations=16, tactics="off"))
+    positions, _ = play_games(spec, StoneParityEvaluator(spec.num_actions), 4, config, seed=0)
+    assert np.isfinite(positions.q).all() and (np.abs(positions.q) <= 1).all()
+    # Before any win is in reach of 16 simulations, the root's mean is the evaluator's
+    # judgement for the mover: about +0.99 for the first player, -0.99 for the second.
+    early = positions.ply < 3
+    assert early.sum() == 12
+    assert np.allclose(positions.q[early], np.where(positions.ply[early] % 2 == 0, 0.99, -0.99), atol=0.02)
+
+
 def test_calibration_games_count_false_resignations():
     spec = GameSpec.parse("gomoku:5:k4")
     config = SelfPlayConfig(
