@@ -4,7 +4,8 @@ value after a first move on each cell (for black), printed as boards (RESULTS.md
 the first move its search plays at each simulation count, and whether it lies in the
 board's central 5x5; with `--visits K`, the K most visited first moves (RESULTS.md,
 seventeenth session: why the Connect6 champion's first stone leaves the centre at 400 to
-1,600 simulations).
+1,600 simulations); with `--root-fpu R`, the same searches with a first-play reduction at
+the root (RESULTS.md, twenty-second session: the 1,600-simulation search's rare first stones).
 
     python -m pipeline.tools.opening_prior models/pretrained/gomoku-15x15.pt gomoku:15
     python -m pipeline.tools.opening_prior models/pretrained/connect6-19x19.pt connect6:19 \
@@ -40,14 +41,18 @@ def opening_maps(model: str, spec: GameSpec) -> tuple[np.ndarray, np.ndarray, fl
 
 
 def first_moves(
-    model: str, spec: GameSpec, budgets: list[int], top: int = 0
+    model: str, spec: GameSpec, budgets: list[int], top: int = 0, root_fpu: float | None = None
 ) -> dict[int, tuple[tuple[int, int], list[tuple[tuple[int, int], int, float]]]]:
     """The first move (row, column) the net's search plays from the empty board at each
     simulation count (the match settings: no noise, the most visited move), with the `top`
-    most visited moves, their visits and their Q."""
+    most visited moves, their visits and their Q; `root_fpu`: the root's first-play
+    reduction instead of the match settings' (none at the root)."""
     moves = {}
     for budget in budgets:
-        player = make_player(model, spec, play_search(spec, budget))
+        search = play_search(spec, budget)
+        if root_fpu is not None:
+            search = search.model_copy(update={"root_fpu_reduction": root_fpu})
+        player = make_player(model, spec, search)
         player.start(spec, 1, 0)
         action = player.choose([0], [spec.new_game()])[0]
         visits = player.last_visits[0]  # type: ignore[attr-defined]
@@ -90,6 +95,14 @@ def main(argv: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     parser.add_argument(
         "--visits", type=int, default=0, metavar="K", help="with --search, also the K most visited first moves"
     )
+    parser.add_argument(
+        "--root-fpu",
+        type=float,
+        default=None,
+        metavar="R",
+        help="with --search, an unvisited first move valued R below the root (the tree's reduction, 0.2, "
+        "where the matches' search has none at the root)",
+    )
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     spec = GameSpec.parse(args.spec)
@@ -103,7 +116,7 @@ def main(argv: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     np.set_printoptions(linewidth=220, precision=2, suppress=True)
     print("prior (per mille):\n", (prior * 1000).round(0))
     print("value for black after its first move there:\n", black_value)
-    for budget, (cell, ranked) in first_moves(args.model, spec, args.search, args.visits).items():
+    for budget, (cell, ranked) in first_moves(args.model, spec, args.search, args.visits, args.root_fpu).items():
         centre = "in" if in_centre(cell, spec) else "outside"
         print(f"searched first move at {budget} simulations: {cell}, {centre} the central {CENTRE}x{CENTRE}")
         for (row, column), visits, q in ranked:

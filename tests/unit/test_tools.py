@@ -191,6 +191,17 @@ def test_opening_prior_searched_first_moves(capsys):
         assert (m[4] == "in") == centre
 
 
+def test_opening_prior_root_fpu_narrows_the_first_moves_searched(capsys):
+    visited = {}
+    for extra in ([], ["--root-fpu", "1.0"]):
+        _, out = run(capsys, "opening_prior", GOMOKU_8, "gomoku:8", "--search", "32", "--visits", "64", *extra)
+        ranked = lines_matching(out, rf"\((\d), (\d)\): (\d+) visits, Q ({NUMBER}|[+-]?nan), prior (\d+) per mille")
+        visited[bool(extra)] = sum(int(m[3]) > 0 for m in ranked)
+    # Without a reduction an unvisited first move looks as good as the root, so the search
+    # tries a dozen; valued a whole point below it, it stays on the prior's favourites.
+    assert visited[False] >= 8 and visited[True] <= visited[False] / 2
+
+
 def test_opening_outcomes(capsys):
     scores, out = run(
         capsys, "opening_outcomes", GOMOKU_8, "gomoku:8", "--cells", "d4", "a1", "--openings", "1", "--simulations", "8"
