@@ -88,30 +88,12 @@ class Positions:
     def concat(parts: list[Positions]) -> Positions:
         if not parts:
             raise ReplayError("no positions to concatenate")
-        return Positions(
-            obs=np.concatenate([p.obs for p in parts]),
-            pi=np.concatenate([p.pi for p in parts]),
-            z=np.concatenate([p.z for p in parts]),
-            game_id=np.concatenate([p.game_id for p in parts]),
-            ply=np.concatenate([p.ply for p in parts]),
-            header=dict(parts[0].header),
-            plies_left=np.concatenate([p.plies_left for p in parts]),
-            q=np.concatenate([p.q for p in parts]),
-        )
+        arrays = {k: np.concatenate([getattr(p, k) for p in parts]) for k in ARRAYS}
+        return Positions(**arrays, header=dict(parts[0].header))
 
     def take(self, order: np.ndarray) -> Positions:
         """These positions in `order` (an index array), the header kept."""
-        assert self.plies_left is not None and self.q is not None
-        return Positions(
-            obs=self.obs[order],
-            pi=self.pi[order],
-            z=self.z[order],
-            game_id=self.game_id[order],
-            ply=self.ply[order],
-            header=dict(self.header),
-            plies_left=self.plies_left[order],
-            q=self.q[order],
-        )
+        return Positions(**{k: getattr(self, k)[order] for k in ARRAYS}, header=dict(self.header))
 
 
 def spec_header(spec: GameSpec) -> dict[str, Any]:
