@@ -23,8 +23,7 @@ def value_scale(plies_left: np.ndarray, discount: float) -> np.ndarray:
 def value_target(z: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
     """The result `z` mixed with the searched value `q`: (1 - weight) z + weight q where q
     is known, z alone where it is not (NaN: a shard written before q was kept)."""
-    known = np.isfinite(q)
-    return np.where(known, (1.0 - weight) * z + weight * np.where(known, q, 0.0), z).astype(np.float32)
+    return np.where(np.isfinite(q), (1.0 - weight) * z + weight * np.nan_to_num(q), z).astype(np.float32)
 
 
 class ReplayDataModule(L.LightningDataModule):
