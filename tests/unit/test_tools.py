@@ -172,10 +172,14 @@ def test_opening_prior(capsys):
     assert "prior (per mille):" in out and "value for black after its first move there:" in out
 
 
+# One of `opening_prior --visits K`'s most visited first moves: row, column, visits, Q, prior.
+RANKED_FIRST_MOVE = rf"\((\d), (\d)\): (\d+) visits, Q ({NUMBER}|[+-]?nan), prior (\d+) per mille"
+
+
 def test_opening_prior_searched_first_moves(capsys):
     _, out = run(capsys, "opening_prior", GOMOKU_8, "gomoku:8", "--search", "1", "16", "--visits", "3")
     pattern = r"searched first move at (\d+) simulations: \((\d), (\d)\), (in|outside) the central 5x5"
-    ranked = lines_matching(out, rf"\((\d), (\d)\): (\d+) visits, Q ({NUMBER}|[+-]?nan), prior (\d+) per mille")
+    ranked = lines_matching(out, RANKED_FIRST_MOVE)
     assert len(ranked) == 6
     # The most visited move is the one played (no proven win from the empty 8x8 board).
     assert ranked[3].group(1, 2) == lines_matching(out, pattern)[1].group(2, 3)
@@ -195,7 +199,7 @@ def test_opening_prior_root_fpu_narrows_the_first_moves_searched(capsys):
     visited = {}
     for extra in ([], ["--root-fpu", "1.0"]):
         _, out = run(capsys, "opening_prior", GOMOKU_8, "gomoku:8", "--search", "32", "--visits", "64", *extra)
-        ranked = lines_matching(out, rf"\((\d), (\d)\): (\d+) visits, Q ({NUMBER}|[+-]?nan), prior (\d+) per mille")
+        ranked = lines_matching(out, RANKED_FIRST_MOVE)
         visited[bool(extra)] = sum(int(m[3]) > 0 for m in ranked)
     # Without a reduction an unvisited first move looks as good as the root, so the search
     # tries a dozen; valued a whole point below it, it stays on the prior's favourites.
