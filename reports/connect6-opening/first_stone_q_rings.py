@@ -22,13 +22,14 @@ spec = GameSpec.parse("connect6:19")
 model, budgets = sys.argv[1], [int(s) for s in sys.argv[2:]] or [1600]
 np.set_printoptions(linewidth=200, precision=3, suppress=True)
 centre = spec.height // 2
-ring = np.maximum(np.abs(np.arange(19)[:, None] - centre), np.abs(np.arange(19)[None, :] - centre))
+rows, columns = np.indices((spec.height, spec.width))
+ring = np.maximum(np.abs(rows - centre), np.abs(columns - centre))
 for sims in budgets:
     player = make_player(model, spec, play_search(spec, sims))
     player.start(spec, 1, 0)
     player.choose([0], [spec.new_game()])
-    visits = player.last_visits[0][: spec.cells].reshape(19, 19)
-    q = root_stats(player, spec)[0][: spec.cells].reshape(19, 19)
+    visits = player.last_visits[0][: spec.cells].reshape(spec.height, spec.width)
+    q = root_stats(player, spec)[0][: spec.cells].reshape(spec.height, spec.width)
     print(f"{model}, {sims} simulations: black's Q (x1000) over the central 9x9 (nan: not visited)")
     print((q[5:14, 5:14] * 1000).round(0))
     print("visits:")
