@@ -229,6 +229,11 @@ class GameSpec(BaseModel):
         return self.game != "hex"
 
     @property
+    def centre_action(self) -> int:
+        """The centre cell's action (on an even side, the cell below and right of the centre point)."""
+        return (self.height // 2) * self.width + self.width // 2
+
+    @property
     def record_formats(self) -> tuple[str, ...]:
         return RECORD_FORMATS[self.game]
 

@@ -60,9 +60,10 @@ def play_solver_nodes(spec: GameSpec) -> int:
 
 def play_search(spec: GameSpec, simulations: int) -> SearchConfig:
     """The search of a net that plays a match, a protocol or the web app: `simulations` a
-    move, and on Hex up to SOLVED_HEX_SIDE the root solver (`play_solver_nodes`)."""
+    move, on Hex up to SOLVED_HEX_SIDE the root solver (`play_solver_nodes`), and in the line
+    games the centre from the empty board (`SearchConfig.empty_board_centre`)."""
     solver = play_solver_nodes(spec)
-    return SearchConfig(simulations=simulations, hex_root_solver_nodes=solver)
+    return SearchConfig(simulations=simulations, hex_root_solver_nodes=solver, empty_board_centre=spec.wins_by_line)
 
 
 def pure_text(playouts: int) -> str:

@@ -161,6 +161,8 @@ class NetPlayer:
         assert self.search is not None
         self.last_visits[g] = visits
         self.last_value[g] = self.search.tree.root_value(g)
+        if self.config.empty_board_centre and state.spec.wins_by_line and state.ply == 0:
+            return state.spec.centre_action
         if state.ply < self.temperature_moves:
             return pick_action(visits, 1.0, self.rng)
         return self.search.best_action(g)

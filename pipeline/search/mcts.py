@@ -126,6 +126,13 @@ class SearchConfig(BaseModel):
         "move); before that a position seldom falls within the budget, and each try costs all of it",
     )
     reuse_tree: bool = True
+    empty_board_centre: bool = Field(
+        False,
+        description="a net player (not self-play) of a line game plays the centre from the empty board, the "
+        "convention of Connect6 and Gomoku play, after its search (whose analysis stays); its search cannot "
+        "tell the central stones apart, so its own pick there is its prior's noise (RESULTS.md, twenty-third "
+        "session)",
+    )
     root: Literal["puct", "gumbel"] = Field(
         "puct",
         description="the root's choice: PUCT (Dirichlet noise, visit counts) or Gumbel top-m with sequential "

@@ -6,6 +6,8 @@ board's central 5x5; with `--visits K`, the K most visited first moves (RESULTS.
 seventeenth session: why the Connect6 champion's first stone leaves the centre at 400 to
 1,600 simulations); with `--root-fpu R`, the same searches with a first-play reduction at
 the root (RESULTS.md, twenty-second session: the 1,600-simulation search's rare first stones).
+The searched moves are the search's own: a net that plays (`play_search`) opens a line game
+at the centre whatever they are (`SearchConfig.empty_board_centre`).
 
     python -m pipeline.tools.opening_prior models/pretrained/gomoku-15x15.pt gomoku:15
     python -m pipeline.tools.opening_prior models/pretrained/connect6-19x19.pt connect6:19 \
@@ -49,7 +51,9 @@ def first_moves(
     reduction instead of the match settings' (none at the root)."""
     moves = {}
     for budget in budgets:
-        search = play_search(spec, budget)
+        # The search's own choice: a player of the shipped settings plays the centre from the
+        # empty board of a line game whatever its search says (`SearchConfig.empty_board_centre`).
+        search = play_search(spec, budget).model_copy(update={"empty_board_centre": False})
         if root_fpu is not None:
             search = search.model_copy(update={"root_fpu_reduction": root_fpu})
         player = make_player(model, spec, search)

@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 
 from pipeline.games.base import GameSpec
+from pipeline.players.factory import play_search
+from pipeline.players.search import NetPlayer
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
 from pipeline.selfplay.opening import improved_policy
@@ -198,3 +200,40 @@ def test_an_empty_list_of_opening_lengths_is_refused():
         SelfPlayConfig(random_opening_plies=[])
     with pytest.raises(ValueError):
         SelfPlayConfig(random_opening_plies=[0, 3])
+
+
+class CornerLover:
+    """Every prior on action 0 (a corner), values 0: a search that plays there."""
+
+    def __init__(self, spec: GameSpec):
+        self.spec = spec
+
+    def __call__(self, obs):
+        priors = np.full((obs.shape[0], self.spec.num_actions), 1e-4, np.float32)
+        priors[:, 0] = 1.0
+        return priors / priors.sum(axis=1, keepdims=True), np.zeros(obs.shape[0])
+
+
+@pytest.mark.parametrize("text, centre", [("connect6:19", "j10"), ("gomoku:15", "h8"), ("gomoku:3:k3", "b2")])
+def test_a_played_net_opens_a_line_game_at_the_centre_whatever_its_search_likes(text, centre):
+    spec = GameSpec.parse(text)
+    search = play_search(spec, 16)
+    assert search.empty_board_centre
+    own = NetPlayer(CornerLover(spec), search.model_copy(update={"empty_board_centre": False}), "own")
+    played = NetPlayer(CornerLover(spec), search, "played")
+    assert own.think(spec.new_game()).action == 0
+    thought = played.think(spec.new_game())
+    assert spec.action_name(thought.action) == centre
+    assert played.last_visits[0].argmax() == 0  # its search ran, liked the corner, and its analysis is kept
+    # Only the empty board: after a first stone the search's choice stands.
+    state = spec.new_game().apply(centre)
+    assert played.think(state).action != spec.centre_action
+
+
+def test_hex_keeps_its_searched_first_move():
+    spec = GameSpec.parse("hex:7")
+    assert not play_search(spec, 16).empty_board_centre
+    forced = play_search(spec, 16).model_copy(update={"empty_board_centre": True})  # not for Hex, even when set
+    move = NetPlayer(CornerLover(spec), forced, "hex").think(spec.new_game()).action
+    assert move == NetPlayer(CornerLover(spec), play_search(spec, 16), "hex").think(spec.new_game()).action
+    assert move != spec.centre_action
