@@ -25,6 +25,7 @@ import numpy as np
 import torch
 
 from pipeline.games.base import GameSpec
+from pipeline.nets.checkpoint import CheckpointError
 from pipeline.players.factory import make_player, play_search
 from pipeline.search.tree import ACTION, PRIOR, VALUE, VISITS
 
@@ -109,8 +110,11 @@ def main(argv: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
     )
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
-    spec = GameSpec.parse(args.spec)
-    prior, black_value, value = opening_maps(args.model, spec)
+    try:  # a user's mistake (no such checkpoint, another game, a bad spec): one line, no traceback
+        spec = GameSpec.parse(args.spec)
+        prior, black_value, value = opening_maps(args.model, spec)
+    except (CheckpointError, ValueError) as exc:
+        raise SystemExit(f"error: {exc}") from None
     flat = prior.reshape(-1)
     entropy = float(-(flat * np.log(flat + 1e-12)).sum() / np.log(len(flat)))
     top = divmod(int(flat.argmax()), spec.width)

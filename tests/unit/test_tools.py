@@ -5,6 +5,7 @@ the lines and fields its RESULTS.md figure is read from, not only the exit statu
 
 from __future__ import annotations
 
+import fcntl
 import importlib
 import json
 import pkgutil
@@ -174,6 +175,16 @@ def test_opening_prior(capsys):
 
 # One of `opening_prior --visits K`'s most visited first moves: row, column, visits, Q, prior.
 RANKED_FIRST_MOVE = rf"\((\d), (\d)\): (\d+) visits, Q ({NUMBER}|[+-]?nan), prior (\d+) per mille"
+
+
+def test_opening_prior_says_what_is_wrong_with_its_arguments(capsys):
+    for args, said in [
+        (("nope.pt", "gomoku:8"), "nope.pt: no such checkpoint"),
+        ((GOMOKU_8, "hex:8"), "checkpoint is for gomoku"),
+        ((GOMOKU_8, "bogus"), "game spec 'bogus'"),
+    ]:
+        with pytest.raises(SystemExit, match=f"error: .*{re.escape(said)}"):
+            run(capsys, "opening_prior", *args)
 
 
 def test_opening_prior_searched_first_moves(capsys):
@@ -470,6 +481,12 @@ def test_hex_perfect_play_sweeps_every_opening_and_resumes_from_its_progress(cap
     fewer = [*args, "--sample-openings", "4"]
     with pytest.raises(SystemExit, match="another set of openings"):
         run(capsys, "hex_perfect_play", *fewer)
+    # A second call on a file another sweep is playing into stops before it plays anything.
+    with progress.open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        with pytest.raises(SystemExit, match="another sweep is playing into"):
+            run(capsys, "hex_perfect_play", *args)
+    assert len(progress.read_text().splitlines()) == 6  # untouched
 
 
 def test_hex_perfect_play_sweep_in_worker_processes_plays_the_serial_games(capsys, tmp_path):
