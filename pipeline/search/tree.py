@@ -140,6 +140,19 @@ class Tree:
             return 0.0
         return float(self.node_float[g, 0, VALUE] / visits)
 
+    def searched_value(self, g: int) -> float:
+        """The root's value for the player to move as its search settled it: the proof where
+        its children give one (a proven win: that win's value; every move proven: the best
+        of them), else the mean (`root_value`). The mean of a proven root stays below its
+        proof, as the root's own visits and those before the proof count in it."""
+        kids = self.root_children(g)
+        if kids.stop > kids.start:
+            proven = self.node_int[g, kids, TERMINAL] != 0
+            value = self.node_float[g, kids, TERM_VALUE]
+            if (proven & (value > 0)).any() or proven.all():
+                return float(value[proven].max())
+        return self.root_value(g)
+
     def root_children(self, g: int) -> slice:
         first, count = self.node_int[g, 0, FIRST], self.node_int[g, 0, COUNT]
         return slice(first, first + count) if first >= 0 else slice(0, 0)

@@ -364,7 +364,7 @@ class SelfPlayRun:
                 )
             elif gumbel:
                 target = gumbel_target(self.search.tree, slot, search.gumbel.c_visit, search.gumbel.c_scale)
-            game.records.append(training_record(state, target, self.search.tree.root_value(slot)))
+            game.records.append(training_record(state, target, self.search.tree.searched_value(slot)))
         if state.ply < game.opening_plies:
             action = random_opening_move(state, game.rng.opening, self.opening_radius(game))
         elif gumbel:

@@ -16,7 +16,8 @@ A shard is one compressed `.npz` file holding
   plies_left int16 [n]           moves from this position to the game's end (1: the mover
                                  ends it); optional, older shards lack it (read as 0: unknown)
   q        float32 [n]           the search's root value for the player to move (its mean
-                                 over the simulations); optional, older shards lack it
+                                 over the simulations, or its proof where the search proved
+                                 the root: Tree.searched_value); optional, older shards lack it
                                  (read as NaN: unknown)
   header   str (0-d)             JSON: format, game spec, generation, model hash,
                                  simulations, seed, games, positions

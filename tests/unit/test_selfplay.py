@@ -127,6 +127,10 @@ def test_each_position_keeps_its_searched_value_for_the_mover():
     early = positions.ply < 3
     assert early.sum() == 12
     assert np.allclose(positions.q[early], np.where(positions.ply[early] % 2 == 0, 0.99, -0.99), atol=0.02)
+    # A position whose mover wins at once: the search proved it, and q is that proof (1),
+    # not the root's mean, which its own first visit keeps below 1.
+    last = positions.plies_left == 1
+    assert last.sum() == 4 and (positions.q[last] == 1.0).all()
 
 
 def test_calibration_games_count_false_resignations():
