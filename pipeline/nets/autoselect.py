@@ -8,7 +8,7 @@ import contextlib
 import json
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +16,7 @@ import numpy as np
 from pipeline.nets.inference import Backend, Device, InferenceConfig, candidates, cpu_name, resolve_precision
 from pipeline.nets.resnet import PolicyValueNet
 from pipeline.runtime.atomic import atomic_file
+from pipeline.runtime.locks import locked
 
 Forward = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
@@ -89,20 +90,3 @@ def choose_backend(
         with atomic_file(path, "w") as f:
             json.dump(known, f, indent=1, sort_keys=True)
     return best  # type: ignore[return-value]
-
-
-@contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """An exclusive lock between processes (POSIX; elsewhere none)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as f:
-        try:
-            import fcntl
-        except ImportError:  # Windows
-            yield
-            return
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)

@@ -35,12 +35,11 @@ then differ from a serial run's; the moves do not)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import time
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +53,7 @@ from pipeline.players.factory import (
     make_player,
     play_solver_nodes,
 )
+from pipeline.runtime.locks import locked
 from pipeline.search.mcts import SearchConfig
 
 
@@ -127,31 +127,6 @@ def _play_in_worker(args: argparse.Namespace, vs: str, first: bool, at: int, chu
 
 def _from_record(i: int, g: dict) -> CheckedGame:
     return CheckedGame(i, g["first"], g["won"], g["moves"], {int(p): v for p, v in g["values"].items()})
-
-
-@contextmanager
-def sole_writer(path: Path) -> Iterator[None]:
-    """Hold the progress file for this sweep alone (POSIX; elsewhere no check): one call plays
-    every remaining chunk, so a second call on the same file would play the same games beside
-    it (RESULTS.md, twenty-second session: two copies for 41 minutes)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as f:
-        try:
-            import fcntl
-        except ImportError:  # Windows
-            yield
-            return
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise SystemExit(
-                f"error: another sweep is playing into {path} (one call plays every remaining chunk): "
-                "wait for it, or stop it and run this again to resume"
-            ) from None
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def chunk_prefix(vs: str, first: bool) -> str:
@@ -324,7 +299,16 @@ def main(argv: list[str] | None = None) -> list[dict]:
     swept, solved = None, 0
     if openings is not None:
         if args.progress:
-            with sole_writer(args.progress):
+            # One call plays every remaining chunk: a second on the same file would play the same
+            # games beside it (RESULTS.md, twenty-second session: two copies for 41 minutes).
+            with contextlib.ExitStack() as hold:
+                try:
+                    hold.enter_context(locked(args.progress, wait=False))
+                except BlockingIOError:
+                    raise SystemExit(
+                        f"error: another sweep is playing into {args.progress} (one call plays every remaining "
+                        "chunk): wait for it, or stop it and run this again to resume"
+                    ) from None
                 swept, solved = sweep(args, openings, sides, read_progress(args.progress), local)
         else:
             swept, solved = sweep(args, openings, sides, {}, local)
