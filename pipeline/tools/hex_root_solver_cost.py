@@ -1,7 +1,8 @@
 """CPU seconds a move of a Hex net under `play_search` (the front ends' search: the root
 solver, from the first move), by empty cells, against an opponent, each game from a random
 first stone (RESULTS.md, "the Hex root solver on 8x8"; `--solver-empty-cells N` makes the
-solver wait for N empty cells, as it did before the nineteenth session with 50).
+solver wait for N empty cells, as it did before the nineteenth session with 50;
+`--solver-nodes N` sets its budget, to weigh a larger one: "the 8x8 play budget").
 
     python -m pipeline.tools.hex_root_solver_cost --model models/pretrained/hex-8x8.pt --vs pure:1000 --games 6
 
@@ -35,12 +36,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--simulations", type=int, default=200)
     parser.add_argument("--solver-empty-cells", type=int, default=None, help="default: from the first move")
+    parser.add_argument(
+        "--solver-nodes", type=int, default=None, help="the root solver's budget (default: play_search's)"
+    )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games takes at least 1")
+    if args.solver_nodes is not None and args.solver_nodes < 1:
+        parser.error("--solver-nodes takes at least 1")
     spec = model_spec(args.model, args.board)
-    search = play_search(spec, args.simulations).model_copy(
-        update={"hex_root_solver_empty_cells": args.solver_empty_cells}
+    search = play_search(spec, args.simulations)
+    nodes = search.hex_root_solver_nodes if args.solver_nodes is None else args.solver_nodes
+    search = search.model_copy(
+        update={"hex_root_solver_empty_cells": args.solver_empty_cells, "hex_root_solver_nodes": nodes}
     )
     rows = []
     for g in range(args.games):

@@ -90,6 +90,7 @@ def test_every_tool_answers_help(capsys, name):
         ("bench_tactics", ["--random", "0"]),
         ("renju_reference", ["--near", "2"]),
         ("compare_runs", ["/nonexistent/run"]),
+        ("hex_root_solver_cost", ["--model", "/nonexistent.pt", "--solver-nodes", "0"]),
     ],
 )
 def test_bad_arguments_are_refused_before_any_work(capsys, name, argv):
