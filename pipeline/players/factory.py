@@ -38,16 +38,16 @@ CHECKPOINT_PREFIXES = ("net:", "dqn:")
 # Hex boards this small are solved, and the DFPN solver (pipeline.search.hex_root_solver)
 # proves their middle games in well under a second with its table kept between moves:
 # there a net that plays for people or judges plays perfectly wherever the solver reaches.
-# It runs from the first move: an 8x8 opening position it cannot prove costs the whole
-# budget (20-30 s at 20,000 nodes), but the 200-opening 8x8 sample found the champion giving
-# back wins the solver proves in 20 to 9,000 nodes at plies 4-9, when it waited for 50 empty
-# cells (RESULTS.md, nineteenth session). On 7x7 (and smaller) a node is cheaper and the
-# budget larger, about the same seconds: one won 7x7 position of the white sweep needed
-# 50,000 nodes (RESULTS.md, seventeenth session), and at 20,000 the champion gave it away.
+# It runs from the first move: an opening position it cannot prove costs the whole budget,
+# but the 200-opening 8x8 sample found the champion giving back wins the solver proves in
+# 20 to 9,000 nodes at plies 4-9 when it waited for 50 empty cells (RESULTS.md, nineteenth
+# session). The budget is the same on 7x7 and 8x8: one won 7x7 position of the white sweep
+# needed 50,000 nodes (seventeenth session), and the 8x8 sample as white gave back a win
+# at ply 5 that needs 24,356 from a fresh table, past the 20,000 8x8 had until then; the
+# dearest 8x8 opening move went from 38 to 72 CPU seconds, the median stayed 0.01
+# (RESULTS.md, twenty-fourth session).
 SOLVED_HEX_SIDE = 8
-PLAY_SOLVER_NODES = 20_000
-PLAY_SOLVER_NODES_SMALL = 50_000  # boards up to SMALL_HEX_SIDE
-SMALL_HEX_SIDE = 7
+PLAY_SOLVER_NODES = 50_000
 
 
 def play_solver_nodes(spec: GameSpec) -> int:
@@ -55,7 +55,7 @@ def play_solver_nodes(spec: GameSpec) -> int:
     SOLVED_HEX_SIDE)."""
     if spec.game != "hex" or spec.width > SOLVED_HEX_SIDE:
         return 0
-    return PLAY_SOLVER_NODES_SMALL if spec.width <= SMALL_HEX_SIDE else PLAY_SOLVER_NODES
+    return PLAY_SOLVER_NODES
 
 
 def play_search(spec: GameSpec, simulations: int) -> SearchConfig:

@@ -49,7 +49,6 @@ from pipeline.match.perfect_play import CheckedGame, PerfectPlayReport, WinCheck
 from pipeline.players.base import Player
 from pipeline.players.factory import (
     PLAY_SOLVER_NODES,
-    PLAY_SOLVER_NODES_SMALL,
     make_player,
     play_solver_nodes,
 )
@@ -227,7 +226,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         type=int,
         default=None,
         help="the champion's root solver budget (default: what zero evaluate, htp and the web app use, "
-        f"{PLAY_SOLVER_NODES_SMALL} nodes up to 7x7, {PLAY_SOLVER_NODES} on 8x8)",
+        f"{PLAY_SOLVER_NODES} nodes up to 8x8)",
     )
     parser.add_argument(
         "--solver-empty-cells",

@@ -1,0 +1,52 @@
+"""The second counted drop of the 8x8 sample as white (against pure:1000, opening [28, 17],
+chunk 170-180, with the root solver from the first move at the play budget of 20,000 nodes):
+the position at ply 5 proven won by the checker, the one at ply 7 proven lost. What budget
+does the position at ply 5 need from a fresh table, and does the move played keep the win?
+(`hex8_drops.py`'s measurements, for this game.) And the move the champion plays there
+under `play_search` (the front ends' search, root solver from a fresh table), checked.
+
+    python reports/hex-perfect-play/hex8_drop_28_17.py
+"""
+
+import time
+
+import numpy as np
+from hex8_drops import NAMES, drops, report_keeps_win
+
+from pipeline.players.factory import make_player, play_search
+from pipeline.tactics.hex import dfpn as hd
+from pipeline.tactics.hex.solve import keeps_win, new_dfpn_table, winning_move
+
+MODEL = "models/pretrained/hex-8x8.pt"
+
+for game, ply, state in drops("hex8-sample-second.jsonl"):
+    if game.moves[:2] != [28, 17]:
+        continue
+    played = game.moves[ply]
+    print(f"opening {game.moves[:2]}: won at ply {ply} ({64 - ply} empty), played {played}; moves {game.moves}")
+    for budget in (5_000, 20_000, 50_000, 100_000):
+        table = new_dfpn_table(20)
+        start = time.perf_counter()
+        value, move, nodes = hd.dfpn(
+            state.array, np.int64(budget), np.int64(hd.DFPN_ALL), hd.default_limits(), hd.centre_order(8), table
+        )
+        seconds = time.perf_counter() - start
+        found = winning_move(state, budget, tt=table, preferred=played) if value == 1 else None
+        print(
+            f"  budget {budget:>7}: {NAMES[int(value)]} in {int(nodes)} nodes, {seconds:.1f} s;"
+            f" winning move {found} ({time.perf_counter() - start:.1f} s in all)",
+            flush=True,
+        )
+    report_keeps_win(game, ply, state)
+    search = play_search(state.spec, 200)
+    player = make_player(MODEL, state.spec, search)
+    player.start(state.spec, 1, 0)
+    start = time.process_time()
+    move = int(player.choose([0], [state])[0])
+    seconds = time.process_time() - start
+    kept = keeps_win(state, move, 500_000, new_dfpn_table(22))
+    print(
+        f"  {MODEL} under play_search (root solver {search.hex_root_solver_nodes} nodes) plays {move}"
+        f" ({seconds:.1f} CPU s); it keeps the win within 500,000 nodes: {kept}",
+        flush=True,
+    )
