@@ -10,12 +10,10 @@ under `play_search` (the front ends' search, root solver from a fresh table), ch
 
 import time
 
-import numpy as np
-from hex8_drops import NAMES, drops, report_keeps_win
+from hex8_drops import drops, report_budgets, report_keeps_win
 
 from pipeline.players.factory import make_player, play_search
-from pipeline.tactics.hex import dfpn as hd
-from pipeline.tactics.hex.solve import keeps_win, new_dfpn_table, winning_move
+from pipeline.tactics.hex.solve import keeps_win, new_dfpn_table
 
 MODEL = "models/pretrained/hex-8x8.pt"
 
@@ -24,19 +22,7 @@ for game, ply, state in drops("hex8-sample-second.jsonl"):
         continue
     played = game.moves[ply]
     print(f"opening {game.moves[:2]}: won at ply {ply} ({64 - ply} empty), played {played}; moves {game.moves}")
-    for budget in (5_000, 20_000, 50_000, 100_000):
-        table = new_dfpn_table(20)
-        start = time.perf_counter()
-        value, move, nodes = hd.dfpn(
-            state.array, np.int64(budget), np.int64(hd.DFPN_ALL), hd.default_limits(), hd.centre_order(8), table
-        )
-        seconds = time.perf_counter() - start
-        found = winning_move(state, budget, tt=table, preferred=played) if value == 1 else None
-        print(
-            f"  budget {budget:>7}: {NAMES[int(value)]} in {int(nodes)} nodes, {seconds:.1f} s;"
-            f" winning move {found} ({time.perf_counter() - start:.1f} s in all)",
-            flush=True,
-        )
+    report_budgets(state, played, (5_000, 20_000, 50_000, 100_000))
     report_keeps_win(game, ply, state)
     search = play_search(state.spec, 200)
     player = make_player(MODEL, state.spec, search)

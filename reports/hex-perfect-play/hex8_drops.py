@@ -37,6 +37,23 @@ def drops(name: str) -> list[tuple[CheckedGame, int, GameState]]:
     return out
 
 
+def report_budgets(state: GameState, played: int, budgets: tuple[int, ...]) -> None:
+    """DFPN with H-search from a fresh table at each budget: the value, the nodes, a winning move."""
+    for budget in budgets:
+        table = new_dfpn_table(20)
+        start = time.perf_counter()
+        value, _, nodes = hd.dfpn(
+            state.array, np.int64(budget), np.int64(hd.DFPN_ALL), hd.default_limits(), hd.centre_order(8), table
+        )
+        seconds = time.perf_counter() - start
+        found = winning_move(state, budget, tt=table, preferred=played) if value == 1 else None
+        print(
+            f"  budget {budget:>6}: {NAMES[int(value)]} in {int(nodes)} nodes, {seconds:.1f} s;"
+            f" winning move {found} ({time.perf_counter() - start:.1f} s in all)",
+            flush=True,
+        )
+
+
 def report_keeps_win(game: CheckedGame, ply: int, state: GameState) -> None:
     """Does the move played at `ply` keep the win, solved at 500,000 nodes from a fresh table?"""
     start = time.perf_counter()
@@ -53,18 +70,7 @@ if __name__ == "__main__":
         for game, ply, state in drops(name):
             played = game.moves[ply]
             print(f"{name} opening {game.moves[:2]}: won at ply {ply} ({spec.cells - ply} empty), played {played}")
-            for budget in (5_000, 20_000, 50_000):
-                table = new_dfpn_table(20)
-                start = time.perf_counter()
-                value, move, nodes = hd.dfpn(
-                    state.array, np.int64(budget), np.int64(hd.DFPN_ALL), hd.default_limits(), hd.centre_order(8), table
-                )
-                seconds = time.perf_counter() - start
-                found = winning_move(state, budget, tt=table, preferred=played) if value == 1 else None
-                print(
-                    f"  budget {budget:>6}: {NAMES[int(value)]} in {int(nodes)} nodes, {seconds:.1f} s;"
-                    f" winning move {found} ({time.perf_counter() - start:.1f} s in all)"
-                )
+            report_budgets(state, played, (5_000, 20_000, 50_000))
 
     # Two of the drops are drops only as far as the checker saw: the position after the
     # champion's reply (the next of its own) was not settled at 50,000 nodes. Does the move
