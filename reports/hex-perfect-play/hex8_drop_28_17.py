@@ -8,31 +8,22 @@ under `play_search` (the front ends' search, root solver from a fresh table), ch
     python reports/hex-perfect-play/hex8_drop_28_17.py
 """
 
-import time
+from hex8_drops import MODEL, drops, play_today, report_budgets, report_keeps_win, spec
 
-from hex8_drops import drops, report_budgets, report_keeps_win
-
-from pipeline.players.factory import make_player, play_search
+from pipeline.players.factory import play_solver_nodes
 from pipeline.tactics.hex.solve import keeps_win, new_dfpn_table
-
-MODEL = "models/pretrained/hex-8x8.pt"
 
 for game, ply, state in drops("hex8-sample-second.jsonl"):
     if game.moves[:2] != [28, 17]:
         continue
     played = game.moves[ply]
-    print(f"opening {game.moves[:2]}: won at ply {ply} ({64 - ply} empty), played {played}; moves {game.moves}")
+    print(f"opening {game.moves[:2]}: won at ply {ply} ({spec.cells - ply} empty), played {played}; moves {game.moves}")
     report_budgets(state, played, (5_000, 20_000, 50_000, 100_000))
     report_keeps_win(game, ply, state)
-    search = play_search(state.spec, 200)
-    player = make_player(MODEL, state.spec, search)
-    player.start(state.spec, 1, 0)
-    start = time.process_time()
-    move = int(player.choose([0], [state])[0])
-    seconds = time.process_time() - start
+    move, seconds = play_today(state)
     kept = keeps_win(state, move, 500_000, new_dfpn_table(22))
     print(
-        f"  {MODEL} under play_search (root solver {search.hex_root_solver_nodes} nodes) plays {move}"
+        f"  {MODEL} under play_search (root solver {play_solver_nodes(spec)} nodes) plays {move}"
         f" ({seconds:.1f} CPU s); it keeps the win within 500,000 nodes: {kept}",
         flush=True,
     )

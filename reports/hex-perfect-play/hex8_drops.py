@@ -13,11 +13,13 @@ import numpy as np
 import pipeline  # noqa: F401  (numba's cache settings before any kernel)
 from pipeline.games.base import GameSpec, GameState
 from pipeline.match.perfect_play import CheckedGame
+from pipeline.players.factory import make_player, play_search
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex.solve import keeps_win, new_dfpn_table, winning_move
 from pipeline.tools.hex_perfect_play import read_progress
 
 NAMES = {1: "win", -1: "loss", 0: "unsettled"}
+MODEL = "models/pretrained/hex-8x8.pt"
 spec = GameSpec.parse("hex:8")
 here = Path(__file__).parent
 
@@ -52,6 +54,16 @@ def report_budgets(state: GameState, played: int, budgets: tuple[int, ...]) -> N
             f" winning move {found} ({time.perf_counter() - start:.1f} s in all)",
             flush=True,
         )
+
+
+def play_today(state: GameState) -> tuple[int, float]:
+    """The move the 8x8 champion plays at `state` under `play_search` (the front ends' search:
+    the root solver from the first move, from a fresh table), and its CPU seconds."""
+    player = make_player(MODEL, spec, play_search(spec, 200))
+    player.start(spec, 1, 0)
+    start = time.process_time()
+    move = int(player.choose([0], [state])[0])
+    return move, time.process_time() - start
 
 
 def report_keeps_win(game: CheckedGame, ply: int, state: GameState) -> None:

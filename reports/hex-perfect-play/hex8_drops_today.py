@@ -8,22 +8,14 @@ budgets each position needs).
     python reports/hex-perfect-play/hex8_drops_today.py
 """
 
-import time
+from hex8_drops import drops, play_today
 
-from hex8_drops import drops, spec
-
-from pipeline.players.factory import PLAY_SOLVER_NODES, make_player, play_search
+from pipeline.players.factory import PLAY_SOLVER_NODES
 from pipeline.tactics.hex.solve import new_dfpn_table, winning_move
-
-MODEL = "models/pretrained/hex-8x8.pt"
 
 for name in ("hex8-sample.jsonl", "hex8-sample-second.jsonl"):
     for game, ply, state in drops(name):
-        player = make_player(MODEL, spec, play_search(spec, 200))
-        player.start(spec, 1, 0)
-        start = time.process_time()
-        move = int(player.choose([0], [state])[0])
-        seconds = time.process_time() - start
+        move, seconds = play_today(state)
         proven = winning_move(state, PLAY_SOLVER_NODES, tt=new_dfpn_table(20), preferred=move)
         print(
             f"{name} opening {game.moves[:2]}, ply {ply}: played then {game.moves[ply]}, today {move}"
