@@ -8,18 +8,19 @@ budgets each position needs).
     python reports/hex-perfect-play/hex8_drops_today.py
 """
 
-from hex8_drops import drops, play_today
+from hex8_drops import drops, play_today, spec
 
-from pipeline.players.factory import PLAY_SOLVER_NODES
+from pipeline.players.factory import play_solver_nodes
 from pipeline.tactics.hex.solve import new_dfpn_table, winning_move
 
+budget = play_solver_nodes(spec)
 for name in ("hex8-sample.jsonl", "hex8-sample-second.jsonl"):
     for game, ply, state in drops(name):
         move, seconds = play_today(state)
-        proven = winning_move(state, PLAY_SOLVER_NODES, tt=new_dfpn_table(20), preferred=move)
+        proven = winning_move(state, budget, tt=new_dfpn_table(20), preferred=move)
         print(
             f"{name} opening {game.moves[:2]}, ply {ply}: played then {game.moves[ply]}, today {move}"
-            f" ({seconds:.1f} CPU s); a win proven within {PLAY_SOLVER_NODES} nodes: "
+            f" ({seconds:.1f} CPU s); a win proven within {budget} nodes: "
             + ("none" if proven is None else f"{proven}{' (the move played today)' if proven == move else ''}"),
             flush=True,
         )
