@@ -17,6 +17,10 @@ command that reproduces the figure.
 - `c6_no_blunder`: Connect6 turns that leave the opponent a VCF, on 1,000 positions where
   passing loses and some turn does not, tactics on and off ("the Connect6 defence")
       python -m pipeline.tools.c6_no_blunder --suite tests/tactics/connect6_defence.txt
+- `c6_loss_audit`: where a Connect6 match was lost: the loser's turn after which the winner
+  had a VCF, the budget that sees it, a saving turn if any ("where the white games are lost")
+      python -m pipeline.tools.c6_loss_audit \\
+          reports/runs/connect6-19x19-defence/matches/gen-0046-vs-init-80.json --colour white
 - `classical_ladder`: `classical:d+1` against `classical:d`, seconds a move (the same
   section: the classical yardstick)
       python -m pipeline.tools.classical_ladder --games 40 --depths 1 2 3 4 \\
@@ -81,6 +85,7 @@ the pipeline imports them.
 
 TOOLS = (
     "bench_tactics",
+    "c6_loss_audit",
     "c6_no_blunder",
     "classical_ladder",
     "compare_runs",

@@ -147,6 +147,25 @@ def test_no_blunder(capsys):
     assert lines_matching(out, r"all 2 positions: tactics vcf: \d+ blunders \(\d+ unavoidable\); tactics off: .*")
 
 
+def test_c6_loss_audit(capsys, tmp_path):
+    # Two of generation 46's games lost as white, checked by hand: game 2's turn at ply 9
+    # leaves black a VCF in 5 that 200 nodes see; game 38's black wins from a quiet first stone.
+    match = json.loads((REPO / "reports/runs/connect6-19x19-defence/matches/gen-0046-vs-init-80.json").read_text())
+    match["records"] = [r for r in match["records"] if r["game"] in (1, 2, 38)]
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(match))
+    counts, out = run(capsys, "c6_loss_audit", str(path), "--budgets", "200", "2000")
+    assert counts["games"] == 2  # game 1 was won
+    assert lines_matching(
+        out,
+        r"game   2 \(lost as white, 29 plies\): the turn at ply 9 left a VCF in 5 \(seen at 200 nodes\); "
+        r"before it, a VCF had the loser passed: yes; a turn that leaves none: none found",
+    )
+    assert lines_matching(out, r"game  38 \(lost as white, 29 plies\): .* from the winner's second stone \(ply 8\) .*")
+    _, out = run(capsys, "c6_loss_audit", str(path), "--colour", "black")
+    assert out.strip() == "gen-0046 lost no game as black"
+
+
 def test_c6_no_blunder(capsys, tmp_path):
     suite = tmp_path / "defence.txt"
     run(capsys, "c6_no_blunder", *("--count", "3", "--write", str(suite)))
