@@ -9,10 +9,13 @@ The match file is `zero evaluate --json`'s. From the winner's first proven win (
 `first_proven_win`, or the game's end) the audit walks back over the winner's turns, asking
 the VCF solver at rising budgets (`--budgets`) at each turn's start, until none is found at
 the largest: the loser's turn just before the earliest one found is its losing turn. There
-it asks for a turn that leaves the winner no VCF within each budget (`c6_no_blunder.safe_turn`:
-the first stone on the cells of the winner's proof tree). Printed, per game: the plies, the
-VCF's length and the budget that sees it, and the saving turn found; then the counts by
-budget."""
+it asks whether the winner already had a VCF had the loser passed (`solve_opponent_vcf`), and
+for a turn that leaves the winner none (`c6_no_blunder.safe_turn`, the first stone on the cells
+of the winner's proof tree, up to 400 turns), proposed at each budget in turn and kept only
+when the largest finds no VCF after it: when the winner was threatening and no turn saves, the
+game was lost a turn earlier, to threats that are not all double threats (a VCT, which the
+Connect6 solver does not search). Printed, per game: the plies, the VCF's length and the
+budget that sees it, the threat before it and the saving turn found; then the counts."""
 
 from __future__ import annotations
 
