@@ -148,8 +148,9 @@ def test_no_blunder(capsys):
 
 
 def test_c6_loss_audit(capsys, tmp_path):
-    # Two of generation 46's games lost as white, checked by hand: game 2's turn at ply 9
-    # leaves black a VCF in 5 that 200 nodes see; game 38's black wins from a quiet first stone.
+    # Two of generation 46's games lost as white, as the full audit (to 200,000 nodes) reports
+    # them: game 2's turn at ply 9 leaves black a VCF in 5 that 200 nodes see; in game 38 black
+    # wins from the second stone of a turn whose first is quiet.
     match = json.loads((REPO / "reports/runs/connect6-19x19-defence/matches/gen-0046-vs-init-80.json").read_text())
     match["records"] = [r for r in match["records"] if r["game"] in (1, 2, 38)]
     path = tmp_path / "match.json"
