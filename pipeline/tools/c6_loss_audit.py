@@ -26,7 +26,8 @@ from collections import Counter
 from pathlib import Path
 
 from pipeline.games.base import GameSpec, GameState
-from pipeline.games.connect6 import mover_at_ply
+from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
+from pipeline.serve.store import replayed
 from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf
 from pipeline.tools.c6_no_blunder import leaves_vcf, safe_turn
 
@@ -34,9 +35,9 @@ BUDGETS = (200, 2_000, 20_000, 200_000)
 FOUND_AT = re.compile(r"at move (\d+)")
 
 
-def turn_starts(ply: int) -> list[int]:
-    """The plies at which a turn starts, from 0 to `ply` (Connect6: 0, 1, 3, 5, ...)."""
-    return [p for p in range(ply + 1) if p == 0 or mover_at_ply(p) != mover_at_ply(p - 1)]
+def starts_turn(ply: int) -> bool:
+    """Whether a turn starts at `ply` (Connect6: 0, 1, 3, 5, ...)."""
+    return ply == 0 or stones_left_in_turn(ply) == 2
 
 
 def vcf_budget(state: GameState, budgets: tuple[int, ...]) -> tuple[int, int] | None:
@@ -57,12 +58,10 @@ def audit_game(spec: GameSpec, record: dict, loser: str, budgets: tuple[int, ...
     last = int(found.group(1)) - 1 if found else len(moves) - 1
     earliest: tuple[int, tuple[int, int]] | None = None
     # A win found at a turn's second stone is walked back from that stone.
-    for start in reversed(sorted({*turn_starts(last), last})):
-        if mover_at_ply(start) != colour or start < len(record["opening"]):
+    for start in range(last, len(record["opening"]) - 1, -1):
+        if mover_at_ply(start) != colour or not (starts_turn(start) or start == last):
             continue
-        state = spec.new_game()
-        for a in moves[:start]:
-            state = state.apply(a)
+        state = replayed(spec, moves[:start])
         seen = vcf_budget(state, budgets)
         if seen is None:
             break
@@ -72,10 +71,8 @@ def audit_game(spec: GameSpec, record: dict, loser: str, budgets: tuple[int, ...
         row["losing_ply"] = None
         return row
     start, (budget, turns) = earliest
-    losing = max(p for p in turn_starts(start - 1) if mover_at_ply(p) != colour)
-    state = spec.new_game()
-    for a in moves[:losing]:
-        state = state.apply(a)
+    losing = max(p for p in range(start) if starts_turn(p) and mover_at_ply(p) != colour)
+    state = replayed(spec, moves[:losing])
     threatened = solve_opponent_vcf(state, budget=budgets[-1])[0] is not None
     saving = None
     for b in budgets:  # the cheap budgets propose, the largest confirms
@@ -93,11 +90,7 @@ def describe(spec: GameSpec, row: dict, budgets: tuple[int, ...]) -> str:
     head = f"game {row['game']:>3} (lost as {row['loser_colour']}, {row['plies']} plies):"
     if row["losing_ply"] is None:
         return f"{head} no VCF for the winner at any budget before its win"
-    mid = (
-        ""
-        if row["vcf_ply"] in turn_starts(row["vcf_ply"])
-        else f" from the winner's second stone (ply {row['vcf_ply']})"
-    )
+    mid = "" if starts_turn(row["vcf_ply"]) else f" from the winner's second stone (ply {row['vcf_ply']})"
     saving = "none found"
     if row["saving"] is not None:
         b, (x, y) = row["saving"]
