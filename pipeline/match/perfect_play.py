@@ -25,8 +25,9 @@ import numpy as np
 from pipeline.games.base import GameSpec, GameState
 from pipeline.players.base import Player
 from pipeline.tactics.hex import dfpn as hd
+from pipeline.tactics.hex.book import SolvedBook
 from pipeline.tactics.hex.solve import check_dfpn_size, new_dfpn_table
-from pipeline.tactics.hex.solver import UNKNOWN, WIN
+from pipeline.tactics.hex.solver import LOSS, UNKNOWN, WIN
 
 
 def all_openings(spec: GameSpec, plies: int) -> list[list[int]]:
@@ -47,9 +48,17 @@ def all_openings(spec: GameSpec, plies: int) -> list[list[int]]:
 class WinChecker:
     """DFPN with H-search within `budget` nodes a position, one table kept between calls.
     Each position's verdict is kept too: a deterministic champion reaches the same opening
-    positions in game after game, and those (unproven on 8x8) cost the whole budget each."""
+    positions in game after game, and those (unproven on 8x8) cost the whole budget each.
 
-    def __init__(self, spec: GameSpec, budget: int, log2_table: int = 20):
+    `book` (a board's shipped `SolvedBook`) answers the positions it holds as won or lost
+    before any search (each proven by DFPN; a lost one costs up to the whole budget). Those
+    it left unsettled are solved here all the same: the book's budget was spent with a table
+    warmed by other openings, so the checker's own search may still settle one. The book's
+    verdicts are the one knowledge the checker shares with the player (which plays the
+    book's winning moves); a wrong "won" there would still show, as the player's next
+    position not proven won."""
+
+    def __init__(self, spec: GameSpec, budget: int, log2_table: int = 20, book: SolvedBook | None = None):
         if spec.game != "hex":
             raise ValueError(f"perfect play is checked by the Hex solver, not for {spec}")
         check_dfpn_size(spec.width)
@@ -58,11 +67,19 @@ class WinChecker:
         self.order = hd.centre_order(spec.width)
         self.tt = new_dfpn_table(log2_table)
         self.solves = 0
+        self.book = book
+        self.from_book = 0
         self.verdicts: dict[bytes, int] = {}
 
     def value(self, state: GameState) -> int:
         """WIN or LOSS for the player to move, UNKNOWN when the budget did not settle it."""
         key = state.array.tobytes()
+        if key not in self.verdicts and self.book is not None:
+            known = self.book.verdict(state.array)
+            if known is not None:
+                self.from_book += 1
+                self.verdicts[key] = WIN if known else LOSS
+
         if key not in self.verdicts:
             self.solves += 1
             v, _, _ = hd.dfpn(

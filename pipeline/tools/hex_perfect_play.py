@@ -26,9 +26,11 @@ of them drawn at random:
 lists), e.g. those where a new book of solved openings changes the champion's play
 (`python -m pipeline.tools.hex_solved_book --changed`).
 
-The checker's proofs of the two-stone positions are most of a sweep's time (a lost or
-unsettled one costs the whole `--check-nodes` budget, 12-40 s at 50,000 on 7x7), and the
-chunks are independent: `--workers N` plays N chunks at once, each in a process of its own
+The checker's proofs of the two- and three-stone positions are most of a sweep's time (a
+lost or unsettled one costs the whole `--check-nodes` budget, 12-40 s at 50,000 on 7x7): it
+takes the verdicts of the board's book of solved openings (`pipeline.tactics.hex.book`, each
+proven at a larger budget) instead of solving those again, unless `--checker-without-book`.
+The chunks are independent: `--workers N` plays N chunks at once, each in a process of its own
 with its own players and checker (its own table: a verdict the budget barely settles may
 then differ from a serial run's; the moves do not)."""
 
@@ -54,6 +56,7 @@ from pipeline.players.factory import (
 )
 from pipeline.runtime.locks import locked
 from pipeline.search.mcts import SearchConfig
+from pipeline.tactics.hex.book import book_for
 
 
 def game_record(game: CheckedGame) -> dict:
@@ -84,7 +87,7 @@ class ChunkPlayer:
     def __init__(self, args: argparse.Namespace, spec, opponents: dict[str, Player] | None = None):
         self.args = args
         self.spec = spec
-        self.checker = WinChecker(spec, args.check_nodes)
+        self.checker = WinChecker(spec, args.check_nodes, book=None if args.checker_without_book else book_for(spec))
         self.search = SearchConfig(
             simulations=args.simulations,
             hex_root_solver_nodes=play_solver_nodes(spec) if args.solver_nodes is None else args.solver_nodes,
@@ -236,6 +239,12 @@ def main(argv: list[str] | None = None) -> list[dict]:
         "in zero evaluate)",
     )
     parser.add_argument("--check-nodes", type=int, default=200_000, help="the checker's budget a position")
+    parser.add_argument(
+        "--checker-without-book",
+        action="store_true",
+        help="the checker solves the board's book positions too, instead of taking the book's proven verdicts "
+        "(the sweeps before the twenty-seventh session)",
+    )
     parser.add_argument("--random-plies", type=int, default=1)
     parser.add_argument(
         "--all-openings", type=int, default=None, metavar="PLIES", help="every opening of PLIES stones, both colours"

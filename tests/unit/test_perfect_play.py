@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pipeline.games.base import GameSpec
+from pipeline.games.layout import TO_MOVE
 from pipeline.match.evaluation import Evaluation
 from pipeline.match.perfect_play import CheckedGame, PerfectPlayReport, WinChecker, play_checked
 from pipeline.players.factory import (
@@ -19,6 +21,7 @@ from pipeline.players.factory import (
 from pipeline.players.search import NetPlayer, RandomPlayer
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.mcts import SearchConfig
+from pipeline.tactics.hex.book import SolvedBook, book_for, position_key
 from pipeline.tactics.hex.solver import LOSS, UNKNOWN, WIN
 
 pytestmark = pytest.mark.unit
@@ -78,6 +81,39 @@ def test_the_checker_solves_a_position_once():
     assert checker.value(centre) == LOSS and checker.solves == 1
     assert checker.value(SPEC.new_game().apply("c3")) == LOSS and checker.solves == 1  # the same position again
     assert checker.value(SPEC.new_game().apply("a1")) == WIN and checker.solves == 2
+
+
+def test_the_checker_takes_a_books_verdicts_without_a_search():
+    centre, corner = SPEC.new_game().apply("c3"), SPEC.new_game().apply("a1")
+    book = SolvedBook(SPEC, 100_000)
+    book.lost.add(position_key(centre.array, SPEC.cells))
+    book.add(corner.array, 12)
+    checker = WinChecker(SPEC, 100_000, book=book)
+    assert checker.value(centre) == LOSS and checker.value(corner) == WIN
+    assert checker.value(SPEC.new_game().apply("e5")) == WIN  # a1's half-turn, looked up turned
+    assert checker.solves == 0 and checker.from_book == 3
+    assert checker.value(SPEC.new_game().apply("b2")) != UNKNOWN and checker.solves == 1  # not in it: solved
+    book.unsettled.add(position_key(SPEC.new_game().apply("b3").array, SPEC.cells))
+    assert checker.value(SPEC.new_game().apply("b3")) != UNKNOWN and checker.solves == 2  # unsettled there: solved
+
+
+def test_the_7x7_book_says_won_and_lost():
+    book = book_for(GameSpec.parse("hex:7"))
+    assert book is not None and book.lost and book.moves
+    won, lost = next(iter(book.moves)), next(iter(book.lost))
+    assert book.verdict(_position(won)) is True and book.verdict(_position(lost)) is False
+    assert book.verdict(GameSpec.parse("hex:7").new_game().array) is None  # the empty board: not a book entry
+
+
+def _position(key) -> np.ndarray:
+    """A book entry's position (as many black stones as white: the book's two-stone openings)."""
+    to_move, black, white = key
+    state = GameSpec.parse("hex:7").new_game()
+    for b, w in zip(black, white, strict=True):
+        state.apply(int(b))
+        state.apply(int(w))
+    assert int(state.array[TO_MOVE]) == to_move
+    return state.array
 
 
 def test_only_hex_is_checked():

@@ -61,6 +61,16 @@ class SolvedBook:
         move = self.moves.get(position_key(state, cells, turned=True))
         return None if move is None else cells - 1 - move
 
+    def verdict(self, state: np.ndarray) -> bool | None:
+        """True when the position is won for the player to move, False when lost, None when
+        the book does not settle it."""
+        if self.winning_move(state) is not None:
+            return True
+        cells = self.spec.cells
+        if position_key(state, cells) in self.lost or position_key(state, cells, turned=True) in self.lost:
+            return False
+        return None
+
     def add(self, state: np.ndarray, move: int) -> None:
         self.moves[position_key(state, self.spec.cells)] = int(move)
 
