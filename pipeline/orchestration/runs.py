@@ -11,7 +11,7 @@ Layout of a run folder:
     params.yaml          the run's params (the only file a new run needs)
     snapshot/            the last finished generation: models/{learner,champion}.pt,
                          models/state.json, reports/games.csv, data/replay/gen-NNNN/ (window)
-    champions/           the champion at the end of each stretch, for the curve by hours
+    champions/           every promoted champion (gen-NNNN.pt), kept as it is promoted
     report.md, *.png     the report of the last generation
     run.json             generation, hours of training and the stretches so far
     work/                the workspace the iterations run in (scratch, not committed)
@@ -136,6 +136,7 @@ def save(run: RunFolder, paths: Paths, window: int) -> int:
         run.snapshot.rename(old)
     staging.rename(run.snapshot)
     shutil.rmtree(old, ignore_errors=True)
+    keep_champion(run, paths, state.champion_generation)
     for name in REPORT_FILES:
         if paths.report(name).is_file():
             shutil.copyfile(paths.report(name), run.path / name)
@@ -151,14 +152,23 @@ def training_seconds(history: list[dict[str, Any]]) -> float:
     return float(sum(sum((h.get("seconds") or {}).values()) for h in history))
 
 
+def keep_champion(run: RunFolder, paths: Paths, generation: int) -> None:
+    """The workspace's champion under `champions/` as `gen-NNNN.pt`, once: every promoted
+    champion stays there for matches against the run's earlier ones and the curve by hours
+    (a stretch of several promotions no longer keeps only its last)."""
+    target = run.champions / f"gen-{generation:04d}.pt"
+    if generation > 0 and paths.champion.is_file() and not target.is_file():
+        run.champions.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(paths.champion, target)
+
+
 def close_stretch(run: RunFolder, paths: Paths, started: float, first: int) -> dict[str, Any]:
-    """At the end of a `zero iterate --resume`: the champion kept under `champions/` and
-    the stretch written into run.json (its generations, minutes and end in hours)."""
+    """At the end of a `zero iterate --resume`: the stretch written into run.json (its
+    generations, minutes and end in hours); its champions are under `champions/` already."""
     state = load_state(paths)
     info = run.info()
-    if state.generation > first and paths.champion.is_file():
-        run.champions.mkdir(exist_ok=True)
-        shutil.copyfile(paths.champion, run.champions / f"gen-{state.champion_generation:04d}.pt")
+    if state.generation > first:
+        keep_champion(run, paths, state.champion_generation)
     stretch = {
         "from_generation": first,
         "to_generation": state.generation,

@@ -207,6 +207,10 @@ def test_a_run_folder_resumes_on_a_fresh_clone_to_the_same_generation(tmp_path):
     assert {line.split(",")[0] for line in games[1:]} == {"1", "2"}
     info = json.loads((tmp_path / "clone/run.json").read_text())
     assert info["generation"] == 2 and [s["to_generation"] for s in info["stretches"]] == [1, 2]
+    # Every promoted champion of the two-generation stretch is kept, not only its last.
+    history = json.loads((tmp_path / "straight/snapshot/models/state.json").read_text())["history"]
+    promoted = [f"gen-{h['generation']:04d}.pt" for h in history if h["promoted"]]
+    assert promoted and sorted(p.name for p in (tmp_path / "straight/champions").iterdir()) == promoted
     # --resume and --root are two answers to one question.
     bad = sh([ZERO, "iterate", "--resume", "clone", "--root", "straight"], tmp_path, check=False)
     assert bad.returncode != 0 and "Traceback" not in bad.stderr
