@@ -304,7 +304,13 @@ def evaluate(
         int | None,
         typer.Option(min=0, help="random openings of this many moves instead of a suite (default 2; Hex with swap 1)"),
     ] = None,
-    seed: Annotated[int, typer.Option()] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(
+            help="seeds the random openings and each player's draws; a suite's openings come in order, so a "
+            "suite match between two nets is the same for every seed (more --games make a larger sample)"
+        ),
+    ] = 0,
     board: Annotated[
         str | None,
         typer.Option(help="another board size for a size-free net, same game and rules: 20 or 20x15 (HxW)"),
