@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import string
+from collections.abc import Iterable
 from functools import cached_property
 from typing import Literal
 
@@ -216,6 +217,14 @@ class GameSpec(BaseModel):
 
     def new_game(self) -> GameState:
         return GameState(self)
+
+    def replay(self, moves: Iterable[int | str]) -> GameState:
+        """A new game with `moves` played (actions or cell names); an illegal one raises
+        IllegalMoveError."""
+        state = GameState(self)
+        for move in moves:
+            state.apply(move if isinstance(move, str) else int(move))
+        return state
 
     # ---- what the game is like, for the layers above ---------------------------------
     @property

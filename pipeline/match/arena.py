@@ -152,12 +152,7 @@ def play_lockstep(
     raises `Forfeit` loses those games (the reason recorded); one that asks to be dropped
     ends the match with `PlayerDropped`, carrying the games finished so far."""
     games = 2 * len(openings)
-    states: list[GameState] = []
-    for g in range(games):
-        state = spec.new_game()
-        for a in openings[g // 2]:
-            state.apply(a)
-        states.append(state)
+    states: list[GameState] = [spec.replay(openings[g // 2]) for g in range(games)]
     player.start(spec, games, seed)
     opponent.start(spec, games, seed + 1)
     first = [g % 2 for g in range(games)]  # the colour `player` has in game g

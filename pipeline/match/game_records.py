@@ -8,19 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pipeline.games.base import GameSpec, GameState
+from pipeline.games.base import GameSpec
 from pipeline.games.records import to_psq, to_sgf
 from pipeline.match.arena import GameRecord
 from pipeline.runtime.atomic import atomic_file
 
 COLOUR_NAMES = ("black", "white")
-
-
-def replayed(spec: GameSpec, record: GameRecord) -> GameState:
-    state = spec.new_game()
-    for a in record.moves:
-        state.apply(a)
-    return state
 
 
 def result_text(record: GameRecord) -> str:
@@ -57,7 +50,7 @@ def write_records(spec: GameSpec, records: list[GameRecord], directory: Path, pl
     psq = "psq" in spec.record_formats
     for record in records:
         black, white = (player, opponent) if record.player_first else (opponent, player)
-        state = replayed(spec, record)
+        state = spec.replay(record.moves)
         if psq:
             ms = [0] * len(record.opening) + interleaved_milliseconds(record)
             text = to_psq(state, black, white, ms)

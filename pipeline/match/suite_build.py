@@ -107,12 +107,7 @@ def value_candidates(
     `last_value` per game), in lockstep batches."""
     for start in range(0, len(candidates), batch):
         chunk = candidates[start : start + batch]
-        states = []
-        for c in chunk:
-            state = spec.new_game()
-            for a in c.moves:
-                state.apply(a)
-            states.append(state)
+        states = [spec.replay(c.moves) for c in chunk]
         player.start(spec, len(chunk), seed + start)
         player.choose(list(range(len(chunk))), states)
         for g, c in enumerate(chunk):

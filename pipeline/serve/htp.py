@@ -168,9 +168,7 @@ class HtpEngine:
             if not self.state.history:
                 raise HtpError("nothing to undo")
             moves = self.state.history[:-1]
-            self.state = self.spec.new_game()
-            for a in moves:
-                self.state.apply(a)
+            self.state = self.spec.replay(moves)
             return ""
         if command == "showboard":
             return "\n" + self.render()

@@ -9,7 +9,7 @@ import threading
 import uuid
 from dataclasses import dataclass, field
 
-from pipeline.games.base import GameSpec, GameState, IllegalMoveError
+from pipeline.games.base import GameState, IllegalMoveError
 from pipeline.players.base import Forfeit
 from pipeline.serve.errors import ServeError
 from pipeline.serve.registry import Models
@@ -46,13 +46,6 @@ class Session:
 
     def forget_search(self) -> None:
         self.visits, self.search_value, self.proof = None, None, None
-
-
-def replayed(spec: GameSpec, moves: list[int]) -> GameState:
-    state = spec.new_game()
-    for a in moves:
-        state.apply(a)
-    return state
 
 
 class GameStore:
@@ -125,10 +118,10 @@ class GameStore:
                 raise ServeError(409, "nothing to undo")
             s.resigned = None
             moves.pop()
-            replay = replayed(s.state.spec, moves)
+            replay = s.state.spec.replay(moves)
             while moves and engine_to_move(replay, s.human):
                 moves.pop()
-                replay = replayed(s.state.spec, moves)
+                replay = s.state.spec.replay(moves)
             s.state = replay
             s.forget_search()
             return s

@@ -76,9 +76,7 @@ def play_terminal(spec: GameSpec, player: Player, human: int, console: Console) 
             return state
         if text == "undo":
             moves = state.history[:-2] if len(state.history) >= 2 else []
-            state = spec.new_game()
-            for a in moves:
-                state.apply(a)
+            state = spec.replay(moves)
             continue
         if text == "hint":
             console.print(f"hint: {spec.action_name(player.think(state).action)}")

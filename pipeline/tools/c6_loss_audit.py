@@ -27,7 +27,6 @@ from pathlib import Path
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
-from pipeline.serve.store import replayed
 from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf
 from pipeline.tools.c6_no_blunder import leaves_vcf, safe_turn
 
@@ -61,7 +60,7 @@ def audit_game(spec: GameSpec, record: dict, loser: str, budgets: tuple[int, ...
     for start in range(last, len(record["opening"]) - 1, -1):
         if mover_at_ply(start) != colour or not (starts_turn(start) or start == last):
             continue
-        state = replayed(spec, moves[:start])
+        state = spec.replay(moves[:start])
         seen = vcf_budget(state, budgets)
         if seen is None:
             break
@@ -72,7 +71,7 @@ def audit_game(spec: GameSpec, record: dict, loser: str, budgets: tuple[int, ...
         return row
     start, (budget, turns) = earliest
     losing = max(p for p in range(start) if starts_turn(p) and mover_at_ply(p) != colour)
-    state = replayed(spec, moves[:losing])
+    state = spec.replay(moves[:losing])
     threatened = solve_opponent_vcf(state, budget=budgets[-1])[0] is not None
     saving = None
     for b in budgets:  # the cheap budgets propose, the largest confirms

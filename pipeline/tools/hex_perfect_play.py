@@ -287,9 +287,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         try:
             openings = [[int(a) for a in o] for o in json.loads(args.openings_file.read_text())]
             for opening in openings:
-                state = spec.new_game()
-                for a in opening:
-                    state.apply(a)
+                state = spec.replay(opening)
                 if state.is_terminal:
                     raise ValueError(f"opening {opening} ends the game")
         except (OSError, ValueError, TypeError) as error:

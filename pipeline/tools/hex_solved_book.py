@@ -50,9 +50,7 @@ def solve_opening(spec_text: str, opening: list[int], nodes: int) -> tuple[list[
     spec = GameSpec.parse(spec_text)
     if _TABLE is None:  # one table per process, kept across its positions
         _TABLE = new_dfpn_table(21)
-    state = spec.new_game()
-    for a in opening:
-        state.apply(int(a))
+    state = spec.replay(opening)
     t = time.perf_counter()
     v, move, _ = hd.dfpn(
         state.array, np.int64(nodes), np.int64(hd.DFPN_ALL), hd.default_limits(), hd.centre_order(spec.width), _TABLE
@@ -131,9 +129,7 @@ def main(argv: list[str] | None = None) -> SolvedBook:
     done = set(book.moves) | book.lost | (set() if args.retry else book.unsettled)
     todo = []
     for opening in all_openings(spec, args.stones):
-        state = spec.new_game()
-        for a in opening:
-            state.apply(int(a))
+        state = spec.replay(opening)
         if position_key(state.array, spec.cells) not in done:
             todo.append((opening, state.array.copy()))
     print(f"{spec}: {len(todo)} openings of {args.stones} stones to solve at {args.nodes} nodes, -> {out}")

@@ -1093,3 +1093,13 @@ def test_presented_order_matches_presented_action():
             state.apply(m)
         perm = state.presented_order()
         assert perm.tolist() == [state.presented_action(a) for a in range(state.spec.num_actions)]
+
+
+def test_a_game_replays_from_actions_or_names():
+    spec = GameSpec.parse("gomoku:9")
+    by_name = spec.replay(["e5", "d4", "f6"])
+    by_action = spec.replay(np.array(by_name.history))  # numpy integers too, as the tools hold them
+    assert by_action.history == by_name.history and np.array_equal(by_action.array, by_name.array)
+    assert by_name.current_player == 1 and spec.replay([]).ply == 0
+    with pytest.raises(IllegalMoveError, match="e5"):
+        spec.replay(["e5", "e5"])
