@@ -108,10 +108,7 @@ def test_the_7x7_book_says_won_and_lost():
 def _position(key) -> np.ndarray:
     """A book entry's position (as many black stones as white: the book's two-stone openings)."""
     to_move, black, white = key
-    state = GameSpec.parse("hex:7").new_game()
-    for b, w in zip(black, white, strict=True):
-        state.apply(int(b))
-        state.apply(int(w))
+    state = GameSpec.parse("hex:7").replay([a for pair in zip(black, white, strict=True) for a in pair])
     assert int(state.array[TO_MOVE]) == to_move
     return state.array
 
