@@ -79,7 +79,6 @@ class WinChecker:
             if known is not None:
                 self.from_book += 1
                 self.verdicts[key] = WIN if known else LOSS
-
         if key not in self.verdicts:
             self.solves += 1
             v, _, _ = hd.dfpn(

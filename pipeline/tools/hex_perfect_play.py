@@ -27,9 +27,10 @@ lists), e.g. those where a new book of solved openings changes the champion's pl
 (`python -m pipeline.tools.hex_solved_book --changed`).
 
 The checker's proofs of the two- and three-stone positions are most of a sweep's time (a
-lost or unsettled one costs the whole `--check-nodes` budget, 12-40 s at 50,000 on 7x7): it
-takes the verdicts of the board's book of solved openings (`pipeline.tactics.hex.book`, each
-proven at a larger budget) instead of solving those again, unless `--checker-without-book`.
+lost or unsettled one costs up to the whole `--check-nodes` budget, 12-40 s at 50,000 on
+7x7). For the two-stone ones the board's book of solved openings holds
+(`pipeline.tactics.hex.book`) it takes the book's verdict, won or lost, each proven by DFPN,
+instead of solving the position again (`--checker-without-book`: it solves them too).
 The chunks are independent: `--workers N` plays N chunks at once, each in a process of its own
 with its own players and checker (its own table: a verdict the budget barely settles may
 then differ from a serial run's; the moves do not)."""
