@@ -190,9 +190,12 @@ def sweep(
         side = "first" if first else "second"
         so_far = [g for k, v, f, _, _ in tasks if v == vs and f == first and k in done for g in done[k]]
         summary = PerfectPlayReport(args.model.stem, vs, so_far).summary(first)
+        elapsed, left = time.perf_counter() - start, sum(t[0] not in done for t in tasks)
+        played = len(todo) - left  # by this call: the pace of a resumed sweep is its own
+        pace = f"; {left} chunks left, about {elapsed / played * left / 3600:.1f} h at this pace"
         print(
             f"  {vs}, {side} player: {len(so_far)}/{len(openings)} openings, {summary['won']} won, "
-            f"{summary['dropped']} wins dropped ({time.perf_counter() - start:.0f} s)",
+            f"{summary['dropped']} wins dropped ({elapsed:.0f} s{pace if left else ''})",
             flush=True,
         )
 

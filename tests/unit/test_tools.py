@@ -489,6 +489,8 @@ def test_hex_perfect_play_sweeps_every_opening_and_resumes_from_its_progress(cap
     assert row["first"]["winnable"] + row["second"]["winnable"] >= 5
     assert row["first"]["dropped"] == row["second"]["dropped"] == 0
     assert len(progress.read_text().splitlines()) == 6  # 3 chunks a colour
+    assert lines_matching(out, r"random, first player: 2/5 openings, .*; 5 chunks left, about \d+\.\d h at this pace\)")
+    assert lines_matching(out, r"random, second player: 5/5 openings, .* wins dropped \(\d+ s\)")  # none left
     with progress.open("a") as f:
         f.write('{"chunk": "torn')  # a line cut by a stop
     (again,), out = run(capsys, "hex_perfect_play", *args)
@@ -519,5 +521,6 @@ def test_hex_perfect_play_sweep_in_worker_processes_plays_the_serial_games(capsy
     # the chunks finish in any order; the games come back in the openings' order
     assert [g["moves"] for g in parallel["games"]] == [g["moves"] for g in serial["games"]]
     assert parallel["first"] == serial["first"]
-    assert len(lines_matching(out, r"random, first player: \d/5 openings, \d won, 0 wins dropped \(\d+ s\)")) == 3
+    pattern = r"random, first player: \d/5 openings, \d won, 0 wins dropped \(\d+ s(; \d chunks left, .* pace)?\)"
+    assert len(lines_matching(out, pattern)) == 3
     assert len(progress.read_text().splitlines()) == 3
