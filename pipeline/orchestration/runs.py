@@ -164,11 +164,10 @@ def keep_champion(run: RunFolder, paths: Paths, generation: int) -> None:
 
 def close_stretch(run: RunFolder, paths: Paths, started: float, first: int) -> dict[str, Any]:
     """At the end of a `zero iterate --resume`: the stretch written into run.json (its
-    generations, minutes and end in hours); its champions are under `champions/` already."""
+    generations, minutes and end in hours). Its champions are under `champions/` already,
+    each kept by the snapshot of its generation (`save`)."""
     state = load_state(paths)
     info = run.info()
-    if state.generation > first:
-        keep_champion(run, paths, state.champion_generation)
     stretch = {
         "from_generation": first,
         "to_generation": state.generation,
