@@ -12,7 +12,7 @@ from typing import Any
 import torch
 
 from pipeline.games.base import GameSpec
-from pipeline.nets.resnet import NetSpec, PolicyValueNet, same_rules
+from pipeline.nets.resnet import NetSpec, PolicyValueNet, same_rules, weights_fit
 from pipeline.runtime.atomic import atomic_file
 
 FORMAT = "zero-checkpoint/1"
@@ -80,10 +80,11 @@ def payload_game(payload: dict[str, Any], path: Path, game: GameSpec | None) -> 
 
 def net_from_payload(payload: dict[str, Any], path: Path, game: GameSpec | None) -> PolicyValueNet:
     """The net of a checkpoint, built for `game` (any board size of the checkpoint's game
-    and rules when the net is size-free; exactly its game otherwise)."""
+    and rules when the net is size-free, and a Hex swap net's boards without the swap too:
+    `weights_fit`; exactly its game otherwise)."""
     spec = NetSpec.model_validate(payload["net"])
     trained = GameSpec.model_validate(payload["game"])
-    if game is not None and spec.size_free and same_rules(trained, game):
+    if game is not None and spec.size_free and weights_fit(trained, game):
         board = game
     else:
         board = payload_game(payload, path, game)

@@ -155,12 +155,29 @@ def same_rules(a: GameSpec, b: GameSpec) -> bool:
     return a.model_copy(update={"height": b.height, "width": b.width}) == b
 
 
+def weights_fit(trained: GameSpec, game: GameSpec) -> bool:
+    """A size-free net trained on `trained` plays `game`: the same game and rules on any
+    board, and a Hex net trained with the swap rule also plays without it. Only the first
+    reply differs between the two (the swap offered or not); its swap logit is then not
+    asked for, and its observation's swap plane is off, as in its own games after the first
+    reply. Not the other way: a net trained without the swap never learned its swap logit."""
+    if same_rules(trained, game):
+        return True
+    return (
+        trained.game == "hex"
+        and trained.swap
+        and not game.swap
+        and same_rules(trained, game.model_copy(update={"swap": True}))
+    )
+
+
 def for_board(net: PolicyValueNet, game: GameSpec) -> PolicyValueNet:
     """`net` for `game`'s board: itself when built for it, else (size-free nets only) a
-    copy built for that board with the same weights."""
+    copy built for that board, or for that board without the swap rule (`weights_fit`),
+    with the same weights."""
     if net.game == game:
         return net
-    if not net.net.size_free or not same_rules(net.game, game):
+    if not net.net.size_free or not weights_fit(net.game, game):
         raise ValueError(f"this net plays {net.game}, not {game}")
     other = PolicyValueNet(game, net.net)
     other.load_state_dict(net.state_dict())

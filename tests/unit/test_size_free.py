@@ -75,6 +75,28 @@ def test_other_rules_or_a_fixed_size_net_are_refused_with_the_reason(tmp_path):
         for_board(load_checkpoint(fixed)[0], G15)
 
 
+def test_a_hex_swap_net_plays_the_boards_without_the_swap_and_not_the_other_way(tmp_path):
+    torch.manual_seed(3)
+    swap5, swap7, plain7 = (GameSpec(game="hex", size=n, swap=s) for n, s in ((5, True), (7, True), (7, False)))
+    path = save_checkpoint(tmp_path / "swap.pt", PolicyValueNet(swap5, FREE))
+    plain, _ = load_checkpoint(path, plain7)
+    with_swap, _ = load_checkpoint(path, swap7)
+    assert plain.game == plain7 and plain7.num_actions == plain7.cells == swap7.num_actions - 1
+    # The empty board and every position after the first reply look the same under both
+    # rules: the same cell logits and value, the swap logit left out.
+    for moves in ([], [10, 24], [10, 24, 3]):
+        obs = [torch.from_numpy(g.replay(moves).observation()[None].astype(np.float32)) for g in (plain7, swap7)]
+        with torch.no_grad():
+            (a, va), (b, vb) = plain(obs[0]), with_swap(obs[1])
+        assert a.shape == (1, plain7.cells) and torch.allclose(a, b[:, : plain7.cells]) and torch.allclose(va, vb)
+    assert for_board(with_swap, plain7).game == plain7
+    no_swap = save_checkpoint(tmp_path / "plain.pt", PolicyValueNet(GameSpec(game="hex", size=5), FREE))
+    with pytest.raises(CheckpointError, match="checkpoint is for hex:5x5, not hex:7x7:swap"):
+        load_checkpoint(no_swap, swap7)
+    with pytest.raises(ValueError, match="this net plays hex:7x7, not hex:7x7:swap"):
+        for_board(plain, swap7)
+
+
 def test_init_from_a_fixed_small_board_net_copies_its_trunk(tmp_path):
     torch.manual_seed(2)
     source = PolicyValueNet(G9, NetSpec(blocks=1, channels=16, value_hidden=16))
