@@ -161,14 +161,9 @@ def weights_fit(trained: GameSpec, game: GameSpec) -> bool:
     reply differs between the two (the swap offered or not); its swap logit is then not
     asked for, and its observation's swap plane is off, as in its own games after the first
     reply. Not the other way: a net trained without the swap never learned its swap logit."""
-    if same_rules(trained, game):
-        return True
-    return (
-        trained.game == "hex"
-        and trained.swap
-        and not game.swap
-        and same_rules(trained, game.model_copy(update={"swap": True}))
-    )
+    if trained.swap and not game.swap:  # only Hex has the swap rule (GameSpec checks it)
+        trained = trained.model_copy(update={"swap": False})
+    return same_rules(trained, game)
 
 
 def for_board(net: PolicyValueNet, game: GameSpec) -> PolicyValueNet:
