@@ -1,8 +1,14 @@
-# The 7x7 drop of the sweep against the 11x11 champion (opening [0, 3], black): each position solved afresh
-# (RESULTS.md, twenty-eighth session). PYTHONPATH=. python reports/hex-perfect-play/hex7_drop_0_3.py 200000
+"""The 7x7 drop of the sweep against the 11x11 champion (opening [0, 3], black): each position
+of the game up to it solved afresh by the sweep's checker (`WinChecker`) at the budget given
+(RESULTS.md, twenty-eighth session).
+
+    PYTHONPATH=. python reports/hex-perfect-play/hex7_drop_0_3.py 200000
+"""
+
 import sys
 import time
 
+import pipeline  # noqa: F401  (numba's cache settings before any kernel)
 from pipeline.games.base import GameSpec
 from pipeline.match.perfect_play import WinChecker
 from pipeline.tactics.hex.book import book_for
