@@ -9,6 +9,12 @@ Before it solves, it looks the position up in the book of solved positions shipp
 board (`pipeline.tactics.hex.book`: the two-stone openings of 7x7, some of which need more
 than a move's budget): a position there is played from the book, unless the solver proves
 the search's own move wins too.
+
+A position that follows one of the player's own proven wins (the solver's or the book's
+move, then any reply) is won, so there the solver gets a larger budget (`won_budget`):
+the cost falls only on positions it must not give back. The 7x7 sweep against the 11x11
+champion found a reply after a book move whose win needs 200,000 nodes, past the move's
+50,000 (RESULTS.md, twenty-eighth and twenty-ninth sessions).
 """
 
 from __future__ import annotations
@@ -16,20 +22,38 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
-from pipeline.games.layout import STONES
+from pipeline.games.layout import BOARD, HIST, HIST_PLAYER, STONES, TO_MOVE
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex.book import book_for
 from pipeline.tactics.hex.solve import check_dfpn_size, keeps_win, new_dfpn_table, winning_move
 
+# The budget in a position known won (after the player's own proven win), as a multiple of
+# the move's budget when none is given: 400,000 nodes on 7x7 and 8x8 in play, at most about a
+# minute of one core.
+WON_BUDGET_FACTOR = 8
+# Boards remembered after proven wins before the memory starts afresh (one solver serves
+# every game of a lockstep batch, so the boards of many games share it).
+WON_BOARDS_KEPT = 1 << 16
+
 
 class HexRootSolver:
     """The solver's table (kept between moves: it holds proven values and proof-number
-    estimates of real positions only) and its settings."""
+    estimates of real positions only), the boards left by the player's proven winning moves,
+    and its settings."""
 
-    def __init__(self, spec: GameSpec, budget: int, empty_cells: int | None = None, log2_table: int = 18):
+    def __init__(
+        self,
+        spec: GameSpec,
+        budget: int,
+        empty_cells: int | None = None,
+        log2_table: int = 18,
+        won_budget: int | None = None,
+    ):
         check_dfpn_size(spec.width)
         self.spec = spec
         self.budget = budget
+        self.won_budget = max(budget, budget * WON_BUDGET_FACTOR if won_budget is None else won_budget)
+        self.won_boards: set[bytes] = set()
         self.empty_cells = spec.cells if empty_cells is None else empty_cells
         self.limits = hd.default_limits()
         self.tt = new_dfpn_table(log2_table)
@@ -38,18 +62,40 @@ class HexRootSolver:
     def winning_move(self, state: np.ndarray, preferred: int) -> int | None:
         """A proven winning move at `state` (the search's `preferred` when it is one), or
         None when the position is lost or not proven within the budget."""
+        move = self._winning_move(state, preferred)
+        if move is not None:
+            if len(self.won_boards) >= WON_BOARDS_KEPT:
+                self.won_boards.clear()
+            board = state[BOARD : BOARD + self.spec.cells].copy()
+            board[move] = state[TO_MOVE] + 1
+            self.won_boards.add(board.tobytes())
+        return move
+
+    def follows_own_win(self, state: np.ndarray) -> bool:
+        """Did the position before the opponent's last stone follow a proven winning move of
+        the player to move (so that `state` is won for it)?"""
+        last = int(state[HIST])
+        if not 0 <= last < self.spec.cells or state[HIST_PLAYER] == state[TO_MOVE]:
+            return False  # no move yet, the swap, or the player's own move last (Connect6-like turns never come here)
+        board = state[BOARD : BOARD + self.spec.cells].copy()
+        board[last] = 0
+        return board.tobytes() in self.won_boards
+
+    def _winning_move(self, state: np.ndarray, preferred: int) -> int | None:
+        won = self.follows_own_win(state)
+        budget = self.won_budget if won else self.budget
         if self.book is not None:
             move = self.book.winning_move(state)
             if move is not None:
                 # The search's move when the solver proves it wins too (as below), so that the
                 # book changes nothing where the solver alone already played a win.
                 position = GameState(self.spec, state.copy())
-                if preferred != move and keeps_win(position, preferred, self.budget, self.tt, self.limits):
+                if preferred != move and keeps_win(position, preferred, budget, self.tt, self.limits):
                     return preferred
                 return move
-        if self.spec.cells - state[STONES] > self.empty_cells:
+        if self.spec.cells - state[STONES] > self.empty_cells and not won:
             return None
         if self.spec.swap and state[STONES] == 0:  # the pie rule: the first player has no win to prove
             return None
         position = GameState(self.spec, state.copy())
-        return winning_move(position, self.budget, hd.DFPN_ALL, self.tt, self.limits, preferred)
+        return winning_move(position, budget, hd.DFPN_ALL, self.tt, self.limits, preferred)

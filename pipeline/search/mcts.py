@@ -125,6 +125,13 @@ class SearchConfig(BaseModel):
         description="Hex: the root solver runs only once at most this many cells are empty (None: at every "
         "move); before that a position seldom falls within the budget, and each try costs all of it",
     )
+    hex_root_solver_won_nodes: int | None = Field(
+        None,
+        ge=0,
+        description="Hex: the root solver's budget in a position that follows its own proven winning move "
+        "(so is won, whatever the reply), where it also runs before `hex_root_solver_empty_cells` (None: "
+        "8 times hex_root_solver_nodes)",
+    )
     reuse_tree: bool = True
     empty_board_centre: bool = Field(
         False,
@@ -485,7 +492,12 @@ class BatchedMCTS:
         self.guard_table = new_table(bits if config.tactics_root_nodes > 0 else 1)
         self.guard_work = empty.copy()
         self.root_solver = (
-            HexRootSolver(spec, config.hex_root_solver_nodes, config.hex_root_solver_empty_cells)
+            HexRootSolver(
+                spec,
+                config.hex_root_solver_nodes,
+                config.hex_root_solver_empty_cells,
+                won_budget=config.hex_root_solver_won_nodes,
+            )
             if spec.kind == HEX and config.hex_root_solver_nodes > 0
             else None
         )

@@ -8,13 +8,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipeline.games.base import GameSpec
+from pipeline.games.base import GameSpec, GameState
 from pipeline.games.hex import apply_hex
 from pipeline.games.layout import BOARD, TO_MOVE, WINNER
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.hex_root_solver import HexRootSolver
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
 from pipeline.tactics.hex import solver as hs
+from pipeline.tactics.hex.solve import keeps_win
 from tests.unit.test_hex_tactics import plain_value, position, random_position
 
 pytestmark = pytest.mark.unit
@@ -126,3 +127,34 @@ def test_solver_moves_are_winning_moves(data):
         assert move is not None and wins(s, move)
     else:
         assert move is None
+
+
+def test_a_position_after_the_players_own_proven_win_gets_the_larger_budget():
+    """The 7x7 sweep against the 11x11 champion: the book's winning move, a reply, and a win
+    past the move's budget (RESULTS.md, twenty-ninth session). Here in miniature: 10 nodes a
+    move, after the book's 12 at [0, 3] the reply 30 needs more; the won budget finds it."""
+    spec = GameSpec.parse("hex:7")
+    opening, after = spec.replay([0, 3]).array, spec.replay([0, 3, 12, 30]).array
+    solver = HexRootSolver(spec, 10, won_budget=30_000, log2_table=14)
+    assert solver.winning_move(opening, -1) == 12  # the book's
+    assert solver.follows_own_win(after)
+    move = solver.winning_move(after, -1)
+    assert move is not None and keeps_win(GameState(spec, after.copy()), move, 100_000)  # a fresh table
+    # Without the larger budget, or without the player's own win before it, 10 nodes prove nothing.
+    plain = HexRootSolver(spec, 10, won_budget=10, log2_table=14)
+    assert plain.winning_move(opening, -1) == 12
+    assert plain.winning_move(after, -1) is None
+    fresh = HexRootSolver(spec, 10, won_budget=30_000, log2_table=14)
+    assert not fresh.follows_own_win(after)
+    assert fresh.winning_move(after, -1) is None
+    # The opponent's move is what is taken back: after the player's own stone nothing follows.
+    assert not solver.follows_own_win(spec.replay([0, 3, 12]).array)
+
+
+def test_the_won_budget_is_eight_moves_by_default_and_never_less_than_a_moves():
+    spec = GameSpec.parse("hex:5")
+    assert HexRootSolver(spec, 1_000, log2_table=10).won_budget == 8_000
+    assert HexRootSolver(spec, 1_000, won_budget=10, log2_table=10).won_budget == 1_000
+    config = SearchConfig(hex_root_solver_nodes=1_000, hex_root_solver_won_nodes=5_000)
+    search = BatchedMCTS(spec, 1, config)
+    assert search.root_solver is not None and search.root_solver.won_budget == 5_000
