@@ -29,6 +29,11 @@ from pipeline.tactics.hex.book import SolvedBook
 from pipeline.tactics.hex.solve import check_dfpn_size, new_dfpn_table
 from pipeline.tactics.hex.solver import LOSS, UNKNOWN, WIN
 
+# The checker's budget in a position after one of the player's proven won ones, as a multiple
+# of its budget: there an unsettled verdict would count as a win dropped (the player's root
+# solver has the same multiple there, pipeline.search.hex_root_solver).
+WON_BUDGET_FACTOR = 8
+
 
 def all_openings(spec: GameSpec, plies: int) -> list[list[int]]:
     """Every opening of `plies` stones (no swap), one of each pair the half-turn maps onto
@@ -46,7 +51,8 @@ def all_openings(spec: GameSpec, plies: int) -> list[list[int]]:
 
 
 class WinChecker:
-    """DFPN with H-search within `budget` nodes a position, one table kept between calls.
+    """DFPN with H-search within `budget` nodes a position (`won_budget`, by default 8 times
+    it, where an unsettled verdict would count as a win dropped), one table kept between calls.
     Each position's verdict is kept too: a deterministic champion reaches the same opening
     positions in game after game, and those (unproven on 8x8) cost the whole budget each.
 
@@ -58,11 +64,20 @@ class WinChecker:
     book's winning moves); a wrong "won" there would still show, as the player's next
     position not proven won."""
 
-    def __init__(self, spec: GameSpec, budget: int, log2_table: int = 20, book: SolvedBook | None = None):
+    def __init__(
+        self,
+        spec: GameSpec,
+        budget: int,
+        log2_table: int = 20,
+        book: SolvedBook | None = None,
+        won_budget: int | None = None,
+    ):
         if spec.game != "hex":
             raise ValueError(f"perfect play is checked by the Hex solver, not for {spec}")
         check_dfpn_size(spec.width)
         self.budget = budget
+        self.won_budget = max(budget, budget * WON_BUDGET_FACTOR if won_budget is None else won_budget)
+        self.rechecked: set[bytes] = set()
         self.limits = hd.default_limits()
         self.order = hd.centre_order(spec.width)
         self.tt = new_dfpn_table(log2_table)
@@ -71,8 +86,22 @@ class WinChecker:
         self.from_book = 0
         self.verdicts: dict[bytes, int] = {}
 
-    def value(self, state: GameState) -> int:
-        """WIN or LOSS for the player to move, UNKNOWN when the budget did not settle it."""
+    def value(self, state: GameState, after_win: bool = False) -> int:
+        """WIN or LOSS for the player to move, UNKNOWN when the budget did not settle it.
+        `after_win`: one of the player's earlier positions was proven won, so an unsettled
+        verdict here would count as a win dropped; it gets `won_budget` before it does."""
+        verdict = self._value(state)
+        key = state.array.tobytes()
+        if verdict == UNKNOWN and after_win and key not in self.rechecked:
+            self.rechecked.add(key)
+            self.solves += 1
+            v, _, _ = hd.dfpn(
+                state.array, np.int64(self.won_budget), np.int64(hd.DFPN_ALL), self.limits, self.order, self.tt
+            )
+            self.verdicts[key] = verdict = int(v)
+        return verdict
+
+    def _value(self, state: GameState) -> int:
         key = state.array.tobytes()
         if key not in self.verdicts and self.book is not None:
             known = self.book.verdict(state.array)
@@ -196,7 +225,8 @@ def play_checked(
                 continue
             if side_is_player:
                 for g in turn:
-                    records[g].values[states[g].ply] = checker.value(states[g])
+                    after_win = WIN in records[g].values.values()
+                    records[g].values[states[g].ply] = checker.value(states[g], after_win)
                 moves = player.choose(turn, [states[g] for g in turn])
             else:
                 own = [g for g in turn if opponent_moves[g] >= random_plies]

@@ -63,7 +63,7 @@ class HexRootSolver:
         """A proven winning move at `state` (the search's `preferred` when it is one), or
         None when the position is lost or not proven within the budget."""
         move = self._winning_move(state, preferred)
-        if move is not None:
+        if move is not None and move < self.spec.cells:  # not the swap, which remakes the board
             if len(self.won_boards) >= WON_BOARDS_KEPT:
                 self.won_boards.clear()
             board = state[BOARD : BOARD + self.spec.cells].copy()
@@ -76,7 +76,7 @@ class HexRootSolver:
         the player to move (so that `state` is won for it)?"""
         last = int(state[HIST])
         if not 0 <= last < self.spec.cells or state[HIST_PLAYER] == state[TO_MOVE]:
-            return False  # no move yet, the swap, or the player's own move last (Connect6-like turns never come here)
+            return False  # no move yet, or the swap last
         board = state[BOARD : BOARD + self.spec.cells].copy()
         board[last] = 0
         return board.tobytes() in self.won_boards

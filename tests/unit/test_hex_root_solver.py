@@ -158,3 +158,15 @@ def test_the_won_budget_is_eight_moves_by_default_and_never_less_than_a_moves():
     config = SearchConfig(hex_root_solver_nodes=1_000, hex_root_solver_won_nodes=5_000)
     search = BatchedMCTS(spec, 1, config)
     assert search.root_solver is not None and search.root_solver.won_budget == 5_000
+
+
+def test_a_winning_swap_is_played_and_leaves_no_board_to_remember():
+    """The swap is not a cell (it remakes the board), so no board follows it; a winning cell does."""
+    spec = GameSpec.parse("hex:4:swap")
+    swap = spec.num_actions - 1
+    solver = HexRootSolver(spec, 100_000, log2_table=12)
+    assert solver.winning_move(spec.replay([6]).array, swap) == swap  # 6 wins for the first player
+    assert not solver.won_boards
+    move = solver.winning_move(spec.replay([0]).array, swap)  # 0 does not: a cell wins
+    assert move is not None and move < spec.cells
+    assert len(solver.won_boards) == 1

@@ -132,3 +132,16 @@ def test_front_ends_play_solved_hex_boards_with_the_root_solver():
     assert seven.player.config.hex_root_solver_nodes == PLAY_SOLVER_NODES
     on_protocol = protocol_player(GameSpec.parse("hex:7"), HEX7, simulations=8)
     assert on_protocol.config.hex_root_solver_nodes == PLAY_SOLVER_NODES
+
+
+def test_a_position_after_a_proven_win_gets_the_checkers_won_budget_before_it_counts_as_dropped():
+    """The 7x7 sweep against the 11x11 champion counted a won game as a win dropped: the
+    player's move after the book's kept the win, but 50,000 nodes did not settle the
+    position (RESULTS.md, twenty-ninth session). Here in miniature at 10 nodes."""
+    spec = GameSpec.parse("hex:7")
+    after = spec.replay([0, 3, 12, 30])  # black to move, won: [0, 3, 12] is lost for white
+    checker = WinChecker(spec, 10, log2_table=14, won_budget=30_000)
+    assert checker.won_budget == 30_000 and WinChecker(spec, 1_000, log2_table=10).won_budget == 8_000
+    assert checker.value(after) == UNKNOWN
+    assert checker.value(after, after_win=True) == WIN
+    assert checker.value(after) == WIN  # kept
