@@ -94,12 +94,13 @@ class WinChecker:
         key = state.array.tobytes()
         if verdict == UNKNOWN and after_win and key not in self.rechecked:
             self.rechecked.add(key)
-            self.solves += 1
-            v, _, _ = hd.dfpn(
-                state.array, np.int64(self.won_budget), np.int64(hd.DFPN_ALL), self.limits, self.order, self.tt
-            )
-            self.verdicts[key] = verdict = int(v)
+            self.verdicts[key] = verdict = self._solve(state, self.won_budget)
         return verdict
+
+    def _solve(self, state: GameState, budget: int) -> int:
+        self.solves += 1
+        v, _, _ = hd.dfpn(state.array, np.int64(budget), np.int64(hd.DFPN_ALL), self.limits, self.order, self.tt)
+        return int(v)
 
     def _value(self, state: GameState) -> int:
         key = state.array.tobytes()
@@ -109,11 +110,7 @@ class WinChecker:
                 self.from_book += 1
                 self.verdicts[key] = WIN if known else LOSS
         if key not in self.verdicts:
-            self.solves += 1
-            v, _, _ = hd.dfpn(
-                state.array, np.int64(self.budget), np.int64(hd.DFPN_ALL), self.limits, self.order, self.tt
-            )
-            self.verdicts[key] = int(v)
+            self.verdicts[key] = self._solve(state, self.budget)
         return self.verdicts[key]
 
 
