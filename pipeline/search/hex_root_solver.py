@@ -66,9 +66,7 @@ class HexRootSolver:
         if move is not None and move < self.spec.cells:  # not the swap, which remakes the board
             if len(self.won_boards) >= WON_BOARDS_KEPT:
                 self.won_boards.clear()
-            board = state[BOARD : BOARD + self.spec.cells].copy()
-            board[move] = state[TO_MOVE] + 1
-            self.won_boards.add(board.tobytes())
+            self.won_boards.add(self._board_with(state, move, state[TO_MOVE] + 1))
         return move
 
     def follows_own_win(self, state: np.ndarray) -> bool:
@@ -77,9 +75,13 @@ class HexRootSolver:
         last = int(state[HIST])
         if not 0 <= last < self.spec.cells or state[HIST_PLAYER] == state[TO_MOVE]:
             return False  # no move yet, or the swap last
+        return self._board_with(state, last, 0) in self.won_boards
+
+    def _board_with(self, state: np.ndarray, cell: int, value: int) -> bytes:
+        """The board's cells with `cell` set to `value` (0 empty, 1 + player a stone), as a key."""
         board = state[BOARD : BOARD + self.spec.cells].copy()
-        board[last] = 0
-        return board.tobytes() in self.won_boards
+        board[cell] = value
+        return board.tobytes()
 
     def _winning_move(self, state: np.ndarray, preferred: int) -> int | None:
         won = self.follows_own_win(state)
