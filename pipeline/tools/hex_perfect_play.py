@@ -33,7 +33,8 @@ lost or unsettled one costs up to the whole `--check-nodes` budget, 12-40 s at 5
 instead of solving the position again (`--checker-without-book`: it solves them too).
 The chunks are independent: `--workers N` plays N chunks at once, each in a process of its own
 with its own players and checker (its own table: a verdict the budget barely settles may
-then differ from a serial run's; the moves do not)."""
+then differ from a serial run's; the moves do not). Ctrl-C or `kill` (of the sweep alone or its
+process group) stops the sweep and its workers within seconds; the same command resumes it."""
 
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ import argparse
 import contextlib
 import json
 import multiprocessing
+import signal
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -55,6 +58,7 @@ from pipeline.players.factory import (
     make_player,
     play_solver_nodes,
 )
+from pipeline.runtime import interrupt
 from pipeline.runtime.locks import locked
 from pipeline.search.mcts import SearchConfig
 from pipeline.tactics.hex.book import book_for
@@ -128,6 +132,12 @@ def _play_in_worker(args: argparse.Namespace, vs: str, first: bool, at: int, chu
     return _in_worker[0].play(vs, first, at, chunk)
 
 
+def _worker_started() -> None:
+    # A terminal's Ctrl-C reaches the whole group: the main process alone answers it (one line,
+    # the workers stopped), not every worker with a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _from_record(i: int, g: dict) -> CheckedGame:
     return CheckedGame(i, g["first"], g["won"], g["moves"], {int(p): v for p, v in g["values"].items()})
 
@@ -185,7 +195,7 @@ def sweep(
     def finished(key: str, vs: str, first: bool, games: list[dict]) -> None:
         done[key] = [_from_record(i, g) for i, g in enumerate(games)]
         if args.progress:
-            with args.progress.open("a") as f:
+            with interrupt.writing(), args.progress.open("a") as f:  # a stop waits for the whole line
                 f.write(json.dumps({"chunk": key, "games": games}) + "\n")
         side = "first" if first else "second"
         so_far = [g for k, v, f, _, _ in tasks if v == vs and f == first and k in done for g in done[k]]
@@ -199,26 +209,44 @@ def sweep(
             flush=True,
         )
 
-    if args.workers == 1:
-        for key, vs, first, at, chunk in todo:
-            games, n = local.play(vs, first, at, chunk)
-            solved += n
-            finished(key, vs, first, games)
-    else:
-        context = multiprocessing.get_context("spawn")  # no fork of a process holding numba and torch threads
-        with ProcessPoolExecutor(args.workers, mp_context=context) as pool:
-            futures = {
-                pool.submit(_play_in_worker, args, vs, first, at, chunk): (key, vs, first)
-                for key, vs, first, at, chunk in todo
-            }
-            for future in as_completed(futures):
-                games, n = future.result()
+    try:
+        if args.workers == 1:
+            for key, vs, first, at, chunk in todo:
+                games, n = local.play(vs, first, at, chunk)
                 solved += n
-                finished(*futures[future], games)
+                finished(key, vs, first, games)
+        else:
+            solved += _sweep_in_workers(args, todo, finished)
+    except (interrupt.Interrupted, KeyboardInterrupt):
+        kept = f"{len(done)} of {len(tasks)} chunks kept in {args.progress}" if args.progress else "no --progress"
+        raise interrupt.Interrupted(f"sweep stopped, {kept}") from None
     out: dict[tuple[str, bool], list[CheckedGame]] = {}
     for key, vs, first, _, _ in tasks:
         out.setdefault((vs, first), []).extend(done[key])
     return out, solved
+
+
+def _sweep_in_workers(args: argparse.Namespace, todo: list, finished) -> int:
+    """The chunks `todo`, `args.workers` at a time; on a stop the pool is left to
+    `interrupt.exit_now`, which ends every worker (the pool's own shutdown would wait for
+    the chunks being played)."""
+    solved = 0
+    context = multiprocessing.get_context("spawn")  # no fork of a process holding numba and torch threads
+    pool = ProcessPoolExecutor(args.workers, mp_context=context, initializer=_worker_started)
+    stopped = True
+    try:
+        futures = {
+            pool.submit(_play_in_worker, args, vs, first, at, chunk): (key, vs, first)
+            for key, vs, first, at, chunk in todo
+        }
+        for future in as_completed(futures):
+            games, n = future.result()
+            solved += n
+            finished(*futures[future], games)
+        stopped = False
+    finally:
+        pool.shutdown(wait=not stopped, cancel_futures=stopped)
+    return solved
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
@@ -356,5 +384,18 @@ def main(argv: list[str] | None = None) -> list[dict]:
     return out
 
 
+def run_from_shell() -> None:
+    """`python -m`: Ctrl-C or SIGTERM (to this process alone or to its group) stops the sweep
+    and its workers within seconds, says in one line what was kept, and exits 130 or 143;
+    every finished chunk is in the progress file, and the same command resumes."""
+    interrupt.install()
+    try:
+        main()
+    except (interrupt.Interrupted, KeyboardInterrupt) as stop:
+        detail = str(stop) if isinstance(stop, interrupt.Interrupted) and str(stop) != "stopped" else "stopped"
+        print(f"interrupted ({interrupt.signal_name()}): {detail}; {interrupt.resume_hint()}", file=sys.stderr)
+        interrupt.exit_now(timeout=1.0)
+
+
 if __name__ == "__main__":
-    main()
+    run_from_shell()

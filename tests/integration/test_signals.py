@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from pipeline.selfplay.replay import ReplayError, read_header, read_shard, shard_paths
-from tests.conftest import BIN, TINY_PARAMS, env, make_workspace, sh
+from tests.conftest import BIN, REPO, TINY_PARAMS, env, make_workspace, sh
 
 pytestmark = pytest.mark.integration
 
@@ -183,3 +183,28 @@ def test_evaluation_stops_and_writes_nothing(trained, tmp_path):
     assert result["vs_pure"]["games"] == len(
         [r for r in (ws / "reports/games.csv").read_text().splitlines()[1:] if ",vs_pure," in r]
     )
+
+
+def test_hex_sweep_stopped_alone_stops_its_workers_and_resumes(tmp_path):
+    """`kill PID` of a perfect-play sweep (the parent alone, not its group) used to leave its
+    pool's workers playing on, orphaned (RESULTS.md, twenty-ninth session)."""
+    progress = tmp_path / "sweep.jsonl"
+    cmd = [str(BIN / "python"), "-m", "pipeline.tools.hex_perfect_play"]
+    cmd += ["--model", str(REPO / "models/pretrained/hex-8x8.pt")]
+    cmd += ["--board", "4", "--all-openings", "1", "--chunk", "1", "--simulations", "32", "--vs", "random"]
+    cmd += ["--check-nodes", "2000", "--workers", "2", "--progress", str(progress)]
+    run = Run(cmd, REPO, tmp_path)
+    run.wait_for(lambda: progress.is_file() and progress.read_text().count("\n") >= 1, timeout=600)
+    assert len(run.group_left()) >= 3  # the sweep and its two workers
+    start = time.monotonic()
+    run.proc.send_signal(signal.SIGTERM)
+    run.proc.wait(timeout=30)
+    assert_clean_stop(run, signal.SIGTERM, time.monotonic() - start)
+    kept = len(progress.read_text().splitlines())
+    # 4x4: 8 openings (one of each half-turn pair), each with both colours, a chunk each
+    assert 1 <= kept < 16, run.text[-2000:]
+    assert f"sweep stopped, {kept} of 16 chunks kept in {progress}; run the same command again to continue" in run.text
+
+    out = sh(cmd, REPO)
+    assert out.stdout.count("openings, ") == 16 - kept  # a line per chunk played: only the missing ones
+    assert len(progress.read_text().splitlines()) == 16
