@@ -147,26 +147,50 @@ def chunk_prefix(vs: str, first: bool) -> str:
     return f"{vs} {'first' if first else 'second'} "
 
 
-def _check_chunks(
-    args: argparse.Namespace, sides: tuple[bool, ...], stored: dict[str, list[CheckedGame]], keys: set[str]
-) -> None:
-    """A progress file of this sweep cut into chunks of another size would be ignored
-    chunk by chunk and every game played again (with other seeds): say so instead."""
-    prefixes = tuple(chunk_prefix(vs, first) for vs in args.vs for first in sides)
-    ours = [key for key in stored if key.startswith(prefixes)]
-    foreign = [key for key in ours if key not in keys]
-    if not foreign:
-        return
-    size = max(int(end) - int(start) for start, end in (key.rsplit(" ", 1)[1].split(":") for key in ours))
-    if size != args.chunk:
-        raise SystemExit(
-            f"error: {args.progress} holds chunks of {size} openings, not of {args.chunk}: resume with "
-            f"--chunk {size} (a chunk's games and seeds follow --chunk), or name another --progress file"
-        )
-    raise SystemExit(
-        f"error: {args.progress} holds chunks this sweep does not have ({len(foreign)} of them): another set "
-        "of openings (--all-openings, --sample-openings, --openings-file)? Name another --progress file"
-    )
+def _chunk_range(key: str) -> tuple[int, int]:
+    start, end = key.rsplit(" ", 1)[1].split(":")
+    return int(start), int(end)
+
+
+def plan_chunks(
+    args: argparse.Namespace, openings: list[list[int]], sides: tuple[bool, ...], stored: dict[str, list[CheckedGame]]
+) -> list[tuple[str, str, bool, int, list[list[int]]]]:
+    """The sweep's chunks (key, opponent, colour, first opening's index, openings), in the
+    openings' order: those of the progress file (of any size: a sweep resumed with another
+    --chunk keeps them) and the openings they miss, cut into chunks of --chunk. A stored
+    chunk must hold games from this sweep's openings at its indices, else the file is
+    another sweep's: said, not silently played again."""
+    tasks = []
+    for vs in args.vs:
+        for first in sides:
+            prefix = chunk_prefix(vs, first)
+            covered = np.zeros(len(openings), dtype=bool)
+            for key, games in stored.items():
+                if not key.startswith(prefix):
+                    continue
+                start, end = _chunk_range(key)
+                fits = 0 <= start < end <= len(openings) and len(games) == end - start
+                fits = fits and not covered[start:end].any()
+                fits = fits and all(g.moves[: len(o)] == o for g, o in zip(games, openings[start:end], strict=True))
+                if not fits:
+                    raise SystemExit(
+                        f"error: {args.progress} holds games of other openings at chunk {key!r}: another set of "
+                        "openings (--all-openings, --sample-openings, --seed, --openings-file)? Name another "
+                        "--progress file"
+                    )
+                covered[start:end] = True
+                tasks.append((key, vs, first, start, openings[start:end]))
+            at = 0
+            while at < len(openings):
+                if covered[at]:
+                    at += 1
+                    continue
+                end = at
+                while end < len(openings) and not covered[end] and end - at < args.chunk:
+                    end += 1
+                tasks.append((f"{prefix}{at}:{end}", vs, first, at, openings[at:end]))
+                at = end
+    return sorted(tasks, key=lambda t: (args.vs.index(t[1]), sides.index(t[2]), t[3]))
 
 
 def sweep(
@@ -179,14 +203,7 @@ def sweep(
     """Every chunk not in `stored`: in this process with `local`, or `args.workers` at a time
     in processes of their own; each appended to the progress file as it finishes. Returns the
     games of each (opponent, colour) in the order of the openings, and the positions solved."""
-    tasks = []
-    for vs in args.vs:
-        for first in sides:
-            for at in range(0, len(openings), args.chunk):
-                chunk = openings[at : at + args.chunk]
-                key = f"{chunk_prefix(vs, first)}{at}:{at + len(chunk)}"
-                tasks.append((key, vs, first, at, chunk))
-    _check_chunks(args, sides, stored, {t[0] for t in tasks})
+    tasks = plan_chunks(args, openings, sides, stored)
     done = dict(stored)
     todo = [t for t in tasks if t[0] not in done]
     solved = 0
@@ -290,7 +307,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
         "python -m pipeline.tools.hex_solved_book --changed)",
     )
     parser.add_argument(
-        "--chunk", type=int, default=100, help="games played in lockstep (progress is printed per chunk)"
+        "--chunk",
+        type=int,
+        default=100,
+        help="games played in lockstep (progress is printed and kept per chunk; a resumed sweep may change it)",
     )
     parser.add_argument(
         "--workers", type=int, default=1, help="with --all-openings: chunks played at once, a process each"

@@ -497,12 +497,19 @@ def test_hex_perfect_play_sweeps_every_opening_and_resumes_from_its_progress(cap
     assert [g["moves"] for g in again["games"]] == [g["moves"] for g in row["games"]]
     assert "openings, " not in out  # nothing played again: every chunk came from the file
     assert len(progress.read_text().splitlines()) == 6
+    # Resumed with another --chunk: the stored chunks stay, the openings they miss are cut anew.
+    lines = progress.read_text().splitlines()
+    progress.write_text("".join(f"{line}\n" for line in lines if '"random first 2:4"' not in line))
     other = list(args)
     other[other.index("--chunk") + 1] = "3"
-    with pytest.raises(SystemExit, match="chunks of 2 openings, not of 3: resume with --chunk 2"):
-        run(capsys, "hex_perfect_play", *other)
+    (mixed,), out = run(capsys, "hex_perfect_play", *other)
+    assert lines_matching(out, r"random, first player: 5/5 openings, .* wins dropped \(\d+ s\)")  # one chunk, 2:4
+    assert out.count("openings, ") == 1
+    assert [g["moves"][0] for g in mixed["games"] if g["first"]] == [0, 1, 2, 3, 4]
+    assert mixed["first"]["dropped"] == 0
+    assert len(progress.read_text().splitlines()) == 6
     fewer = [*args, "--sample-openings", "4"]
-    with pytest.raises(SystemExit, match="another set of openings"):
+    with pytest.raises(SystemExit, match="holds games of other openings at chunk .*another set of openings"):
         run(capsys, "hex_perfect_play", *fewer)
     # A second call on a file another sweep is playing into stops before it plays anything.
     with progress.open("a") as held:
@@ -510,6 +517,26 @@ def test_hex_perfect_play_sweeps_every_opening_and_resumes_from_its_progress(cap
         with pytest.raises(SystemExit, match="another sweep is playing into"):
             run(capsys, "hex_perfect_play", *args)
     assert len(progress.read_text().splitlines()) == 6  # untouched
+
+
+def test_hex_perfect_play_plans_the_missing_openings_around_stored_chunks_of_any_size():
+    import argparse
+
+    from pipeline.match.perfect_play import CheckedGame
+    from pipeline.tools.hex_perfect_play import plan_chunks
+
+    openings = [[a, 10 + a] for a in range(7)]
+    args = argparse.Namespace(vs=["random"], chunk=2, progress=Path("sweep.jsonl"))
+
+    def games(start: int, end: int) -> list[CheckedGame]:
+        return [CheckedGame(i, True, True, [*openings[a], 40]) for i, a in enumerate(range(start, end))]
+
+    tasks = plan_chunks(args, openings, (True,), {"random first 3:5": games(3, 5), "random second 0:7": []})
+    assert [t[0] for t in tasks] == [f"random first {r}" for r in ("0:2", "2:3", "3:5", "5:7")]
+    assert [t[3] for t in tasks] == [0, 2, 3, 5] and tasks[1][4] == [openings[2]]
+    for stored in ({"random first 6:8": games(5, 7)}, {"random first 2:4": games(3, 5)}):
+        with pytest.raises(SystemExit, match="holds games of other openings"):
+            plan_chunks(args, openings, (True,), stored)
 
 
 def test_hex_perfect_play_sweep_in_worker_processes_plays_the_serial_games(capsys, tmp_path):
