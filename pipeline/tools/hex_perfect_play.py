@@ -235,7 +235,8 @@ def sweep(
         else:
             solved += _sweep_in_workers(args, todo, finished)
     except (interrupt.Interrupted, KeyboardInterrupt):
-        kept = f"{len(done)} of {len(tasks)} chunks kept in {args.progress}" if args.progress else "no --progress"
+        ours = sum(t[0] in done for t in tasks)  # the file may hold other opponents' chunks too
+        kept = f"{ours} of {len(tasks)} chunks kept in {args.progress}" if args.progress else "no --progress"
         raise interrupt.Interrupted(f"sweep stopped, {kept}") from None
     out: dict[tuple[str, bool], list[CheckedGame]] = {}
     for key, vs, first, _, _ in tasks:
@@ -352,8 +353,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
             openings = [openings[i] for i in sorted(picked)]
         print(f"{spec}: {len(openings)} openings of {args.all_openings} stones, each with both colours", flush=True)
     sides = {"both": (True, False), "first": (True,), "second": (False,)}[args.sides]
-    if args.workers < 1:
-        raise SystemExit("error: --workers must be at least 1")
+    if args.workers < 1 or args.chunk < 1:
+        raise SystemExit("error: --workers and --chunk must be at least 1")
     swept, solved = None, 0
     if openings is not None:
         if args.progress:

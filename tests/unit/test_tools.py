@@ -511,6 +511,9 @@ def test_hex_perfect_play_sweeps_every_opening_and_resumes_from_its_progress(cap
     fewer = [*args, "--sample-openings", "4"]
     with pytest.raises(SystemExit, match="holds games of other openings at chunk .*another set of openings"):
         run(capsys, "hex_perfect_play", *fewer)
+    other[other.index("--chunk") + 1] = "0"
+    with pytest.raises(SystemExit, match="--chunk must be at least 1"):
+        run(capsys, "hex_perfect_play", *other)
     # A second call on a file another sweep is playing into stops before it plays anything.
     with progress.open("a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
