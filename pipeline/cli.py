@@ -126,10 +126,8 @@ def stops_cleanly(what: str, resumable: bool = True) -> Iterator[None]:
             raise
         if not interrupt.requested() and not isinstance(exc, KeyboardInterrupt):
             raise
-        detail = str(exc) if isinstance(exc, interrupt.Interrupted) and str(exc) != "stopped" else ""
-        kept = detail or (f"{what} stopped; nothing of it was written" if resumable else f"{what} stopped")
-        hint = f"; {interrupt.resume_hint()}" if resumable else ""
-        err.print(f"interrupted ({interrupt.signal_name()}): {kept}{hint}", highlight=False, soft_wrap=True)
+        nothing_said = f"{what} stopped; nothing of it was written" if resumable else f"{what} stopped"
+        err.print(interrupt.stop_line(exc, nothing_said, resumable), highlight=False, soft_wrap=True)
         # Every file is whole by now. Exit without the interpreter's finalisation, which
         # takes 5-15 s here (library thread pools, Prefect's server waiting on idle
         # connections); Prefect's temporary server and pool workers are stopped first.

@@ -252,6 +252,14 @@ def install_in_worker() -> None:
         pass
 
 
+def stop_line(stop: BaseException, nothing_said: str, resumable: bool = True) -> str:
+    """The one line a stopped command prints: what was kept (the `Interrupted`'s own message,
+    else `nothing_said`) and, when `resumable`, how to go on."""
+    detail = str(stop) if isinstance(stop, Interrupted) and str(stop) != "stopped" else ""
+    hint = f"; {resume_hint()}" if resumable else ""
+    return f"interrupted ({signal_name()}): {detail or nothing_said}{hint}"
+
+
 def resume_hint() -> str:
     """How to continue: `dvc repro` when running under DVC, else the same command."""
     if os.environ.get("DVC_STAGE"):

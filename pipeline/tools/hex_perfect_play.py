@@ -42,7 +42,6 @@ import argparse
 import contextlib
 import json
 import multiprocessing
-import signal
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -130,12 +129,6 @@ def _play_in_worker(args: argparse.Namespace, vs: str, first: bool, at: int, chu
     if not _in_worker:
         _in_worker.append(ChunkPlayer(args, model_spec(args.model, args.board)))
     return _in_worker[0].play(vs, first, at, chunk)
-
-
-def _worker_started() -> None:
-    # A terminal's Ctrl-C reaches the whole group: the main process alone answers it (one line,
-    # the workers stopped), not every worker with a traceback of its own.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _from_record(i: int, g: dict) -> CheckedGame:
@@ -250,7 +243,7 @@ def _sweep_in_workers(args: argparse.Namespace, todo: list, finished) -> int:
     the chunks being played)."""
     solved = 0
     context = multiprocessing.get_context("spawn")  # no fork of a process holding numba and torch threads
-    pool = ProcessPoolExecutor(args.workers, mp_context=context, initializer=_worker_started)
+    pool = ProcessPoolExecutor(args.workers, mp_context=context, initializer=interrupt.install_in_worker)
     stopped = True
     try:
         futures = {
@@ -413,8 +406,7 @@ def run_from_shell() -> None:
     try:
         main()
     except (interrupt.Interrupted, KeyboardInterrupt) as stop:
-        detail = str(stop) if isinstance(stop, interrupt.Interrupted) and str(stop) != "stopped" else "stopped"
-        print(f"interrupted ({interrupt.signal_name()}): {detail}; {interrupt.resume_hint()}", file=sys.stderr)
+        print(interrupt.stop_line(stop, "stopped"), file=sys.stderr)
         interrupt.exit_now(timeout=1.0)
 
 
