@@ -1,6 +1,6 @@
 """Where an 8x8 DFPN node's time goes (RESULTS.md, thirtieth session): the node rate of a
 5,000-node solve from an opening, then the parts of a node's evaluation (`dfpn.evaluate`)
-on 200 random positions of 3-11 stones, CPU time a call.
+on 200 random positions (`hex_tactics_strength`'s: 4 to 31 stones), CPU time a call.
 
     python reports/hex-perfect-play/hex8_dfpn_cost.py
 """
@@ -16,6 +16,7 @@ from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex.hsearch import WORDS, hsearch, must_play
 from pipeline.tactics.hex.patterns import fill_inferior
 from pipeline.tactics.hex.solve import new_dfpn_table
+from pipeline.tools.hex_tactics_strength import per_call, random_positions
 
 spec = model_spec(Path("models/pretrained/hex-8x8.pt"), None)
 limits = hd.default_limits()
@@ -28,14 +29,7 @@ value, _, nodes = hd.dfpn(opening.array, np.int64(5000), flags, limits, order, n
 seconds = time.process_time() - start
 print(f"DFPN from [28, 17, 27], {nodes} nodes: {seconds:.2f} CPU s, {nodes / seconds:.0f} nodes a CPU second")
 
-rng = np.random.default_rng(0)
-positions = []
-while len(positions) < 200:
-    state = spec.new_game()
-    for _ in range(int(rng.integers(3, 12))):
-        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()[: spec.cells]))))
-    if not state.is_terminal:
-        positions.append(state.array.copy())
+positions = [s.array.copy() for s in random_positions(spec, 200, np.random.default_rng(0))]
 sc_bits, sc_key = np.empty((1, WORDS), dtype=np.uint64), np.empty(1, np.int64)
 
 
@@ -52,9 +46,4 @@ parts = {
     "must_play, the opponent": lambda s: must_play(s, 1 - s[TO_MOVE], limits[0], limits[1], limits[2], bool(limits[3])),
 }
 for name, call in parts.items():
-    call(positions[0])
-    start = time.process_time()
-    for _ in range(3):
-        for s in positions:
-            call(s)
-    print(f"{name:24s} {(time.process_time() - start) / (3 * len(positions)) * 1e6:6.0f} us a call")
+    print(f"{name:24s} {per_call(call, positions, reps=3):6.0f} us a call")
