@@ -349,3 +349,77 @@ def test_eleven_by_eleven_chain_is_proven():
     child = black.copy().apply(move)
     v, _, _ = hd.dfpn(child.array, np.int64(1000), np.int64(hd.DFPN_ALL), LIMITS, order, hd.new_tt(12))
     assert v == hs.LOSS
+
+
+# ---- the evaluation cache --------------------------------------------------------------------
+
+
+def solves_with(evaluations, positions: list[np.ndarray], budget: int) -> list[tuple[int, int, int]]:
+    """(value, move, nodes) of each position's solve, one table for them all (as a player's)."""
+    tt = hd.new_tt(14, evaluations)
+    out = []
+    for s in positions:
+        v, move, nodes = hd.dfpn(s, np.int64(budget), np.int64(hd.DFPN_ALL), LIMITS, hd.centre_order(int(s[WIDTH])), tt)
+        out.append((int(v), int(move), int(nodes)))
+    return out
+
+
+def test_the_evaluation_cache_changes_no_value_move_or_node_count():
+    """The same solves with a cache of one entry (nearly every probe a miss) and with a
+    large one warmed by the same solves before (nearly every probe a hit): the same value,
+    move and node count for each, within budgets too small to settle some."""
+    rng = np.random.default_rng(3)
+    positions = []
+    for n in (5, 6, 7):
+        spec = GameSpec.parse(f"hex:{n}")
+        while len(positions) < 8 * (n - 4):
+            state = spec.new_game()
+            for _ in range(int(rng.integers(1, 6))):
+                state.apply(int(rng.choice([a for a in state.legal_actions() if a < spec.cells])))
+            if not state.is_terminal:
+                positions.append(state.array.copy())
+    warm = hd.new_evaluations(16)
+    for budget in (40, 400):
+        cold = solves_with(hd.new_evaluations(0), positions, budget)
+        solves_with(warm, positions, budget)
+        assert solves_with(warm, positions, budget) == cold
+        assert {v for v, _, _ in cold} >= ({hs.WIN, hs.LOSS} if budget == 400 else {hs.UNKNOWN})
+
+
+def cached(s: np.ndarray, evaluations, flags: int = hd.DFPN_ALL, limits: np.ndarray = LIMITS):
+    salt = hd.evaluation_salt(np.int64(flags), limits)
+    tt = hd.new_tt(2, evaluations)
+    return hd.cached_evaluate(s, hs.position_key(s), salt, np.int64(flags), limits, tt)
+
+
+def test_a_cached_evaluation_is_the_evaluation_and_a_torn_entry_a_miss():
+    spec = GameSpec.parse("hex:6")
+    s = spec.replay(["a1"]).array  # white to move against a corner stone: not decided
+    evaluations = hd.new_evaluations(4)
+    direct = hd.evaluate(s, np.int64(hd.DFPN_ALL), LIMITS)
+    assert direct[0] == hs.UNKNOWN and any(direct[2:5])
+    assert cached(s, evaluations) == direct
+    assert np.count_nonzero(evaluations[2]) == 1
+    assert cached(s, evaluations) == direct  # from the entry
+    slot = int(np.flatnonzero(evaluations[2])[0])
+    evaluations[1][slot, 0] ^= np.uint64(1 << 20)  # a candidate changed, as by another thread's write
+    assert cached(s, evaluations) == direct  # the check word no longer matches: evaluated again
+
+
+def test_the_cache_tells_settings_and_the_swap_games_empty_board_apart():
+    """One cache: the empty board of a swap game (no knowledge: every cell a candidate)
+    after the plain empty board (won at once on 2x2 by the knowledge), and other flags
+    after DFPN_ALL (black's bridge chain to both edges, a loss for white to move by
+    H-search, is not decided without it)."""
+    evaluations = hd.new_evaluations(6)
+    plain, pie = GameSpec.parse("hex:2").new_game().array, GameSpec.parse("hex:2:swap").new_game().array
+    assert hs.position_key(plain) == hs.position_key(pie)
+    assert cached(plain, evaluations)[0] == hs.WIN
+    assert cached(pie, evaluations) == hd.evaluate(pie, np.int64(hd.DFPN_ALL), LIMITS)
+    assert cached(pie, evaluations)[0] == hs.UNKNOWN
+    bridge = GameSpec.parse("hex:4").replay(["b2", "a1", "c3"]).array
+    assert cached(bridge, evaluations)[0] == hs.LOSS
+    assert cached(bridge, evaluations, flags=0) == hd.evaluate(bridge, np.int64(0), LIMITS)
+    assert cached(bridge, evaluations, flags=0)[0] == hs.UNKNOWN
+    other = hd.default_limits(max_vc=2, max_sc=2)
+    assert hd.evaluation_salt(np.int64(hd.DFPN_ALL), other) != hd.evaluation_salt(np.int64(hd.DFPN_ALL), LIMITS)

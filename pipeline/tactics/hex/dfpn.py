@@ -21,6 +21,13 @@ values):
   carriers of O's SCs between its edges (empty: a loss);
 * with USE_VC, the bridge-and-ziggurat knowledge of hex_connect in the same roles.
 
+A node's evaluation is a pure function of the position and the settings (flags and
+H-search limits), so it is also kept in an evaluation cache shared by every table of the
+process (`shared_evaluations`): a node evaluated by one search (the player's root solver)
+costs another (the perfect-play checker, or the same search after the node's table entry
+was replaced) a probe instead of two H-searches. The cache changes no number, move or
+node count: only the time.
+
 The swap (pie) move, where legal, is always a candidate and the knowledge is not used at
 that node (O's connection does not decide it: M may take O's stone), nor on the empty board
 of a swap game (M's first stone may be taken). The table is
@@ -56,10 +63,11 @@ DFPN_ALL = USE_HSEARCH | USE_INFERIOR
 INF = np.int64(1) << np.int64(40)
 BUCKET = 4
 
-# counters[] slots
+# counters[] slots (SALT: the evaluation cache's key for these flags and limits, as int64 bits)
 NODES = 0
 BUDGET = 1
 ABORT = 2
+SALT = 3
 
 # limits[] slots: H-search's per-pair limits and options
 L_MAX_VC = 0
@@ -72,9 +80,47 @@ def default_limits(max_vc: int = 16, max_sc: int = 32, max_or: int = 4, empty_pa
     return np.array([max_vc, max_sc, max_or, int(empty_pairs)], dtype=np.int64)
 
 
-def new_tt(log2_size: int = 20) -> tuple[np.ndarray, ...]:
+# The evaluation cache: direct-mapped, 2**EVAL_LOG2 entries of 36 bytes (36 MiB), made on
+# the first table of a process. Every evaluation of a sweep's game (the player's solves of
+# 50,000-400,000 nodes, then the checker's of the same positions) fits it many times over
+# before an entry is needed again.
+EVAL_LOG2 = 20
+# Mixed into a position's key for the cache: the empty board of a swap game (its first stone
+# may change hands, so no knowledge applies) has the key of the same board without the rule.
+Z_AHEAD = np.uint64(0x9E3779B97F4A7C15)
+# A stored entry's check word: its key XOR a hash of its value, so an entry torn by two
+# threads writing at once (the solvers release the GIL) reads as a miss, never as a value.
+_C0 = np.uint64(0xBF58476D1CE4E5B9)
+_C1 = np.uint64(0x94D049BB133111EB)
+_C2 = np.uint64(0xD6E8FEB86659FD93)
+_C3 = np.uint64(0xA0761D6478BD642F)
+
+_shared: tuple[np.ndarray, ...] | None = None
+
+
+def new_evaluations(log2_size: int = EVAL_LOG2) -> tuple[np.ndarray, ...]:
+    """An evaluation cache: check words, candidate bitsets ([size, WORDS]) and packed
+    results (0: empty; else 1 + status + 1, the swap flag and 1 + the move, in bits)."""
+    size = 1 << log2_size
+    return (
+        np.zeros(size, dtype=np.uint64),
+        np.zeros((size, WORDS), dtype=np.uint64),
+        np.zeros(size, dtype=np.int64),
+    )
+
+
+def shared_evaluations() -> tuple[np.ndarray, ...]:
+    """The process's evaluation cache (made on first use)."""
+    global _shared
+    if _shared is None:
+        _shared = new_evaluations()
+    return _shared
+
+
+def new_tt(log2_size: int = 20, evaluations: tuple[np.ndarray, ...] | None = None) -> tuple[np.ndarray, ...]:
     """keys, phi, delta, moves (a bitset: [size, WORDS]), flags (1: expanded, 2: swap is
-    a candidate), best move, work (nodes below)."""
+    a candidate), best move, work (nodes below); then the evaluation cache's three arrays
+    (the process's shared one unless `evaluations` is given)."""
     size = 1 << log2_size
     return (
         np.zeros(size, dtype=np.uint64),
@@ -84,6 +130,7 @@ def new_tt(log2_size: int = 20) -> tuple[np.ndarray, ...]:
         np.zeros(size, dtype=np.int8),
         np.full(size, -1, dtype=np.int32),
         np.zeros(size, dtype=np.int64),
+        *(shared_evaluations() if evaluations is None else evaluations),
     )
 
 
@@ -113,7 +160,7 @@ def tt_slot(keys, work, key):
 
 @njit(cache=True, nogil=True)
 def tt_store(tt, key, phi, delta, m0, m1, m2, mflag, best, work):
-    keys, tphi, tdelta, tmoves, tflag, tbest, twork = tt
+    keys, tphi, tdelta, tmoves, tflag, tbest, twork = tt[0], tt[1], tt[2], tt[3], tt[4], tt[5], tt[6]
     i = tt_slot(keys, twork, key)
     keys[i] = key
     tphi[i] = phi
@@ -215,6 +262,50 @@ def evaluate(s, flags, limits):
 
 
 @njit(cache=True, nogil=True)
+def _check_word(ekey, info, w0, w1, w2):
+    return ekey ^ (np.uint64(info) * _C0) ^ (w0 * _C1) ^ (w1 * _C2) ^ (w2 * _C3)
+
+
+@njit(cache=True, nogil=True)
+def evaluation_salt(flags, limits):
+    """The cache key's part for these flags and H-search limits (searches with other
+    settings evaluate a position otherwise)."""
+    h = np.uint64(flags + 1) * _C0
+    for i in range(limits.shape[0]):
+        h = (h ^ np.uint64(limits[i] + 1)) * _C1
+    return h ^ (h >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True)
+def cached_evaluate(s, key, salt, flags, limits, tt):
+    """evaluate(s, flags, limits) through the evaluation cache of table `tt` (`key`: the
+    position's key, `salt`: evaluation_salt(flags, limits))."""
+    checks, bits, infos = tt[7], tt[8], tt[9]
+    ekey = key ^ salt
+    if swap_ahead(s):
+        ekey ^= Z_AHEAD
+    i = np.int64(ekey & np.uint64(checks.shape[0] - 1))
+    info = infos[i]
+    if info != 0:
+        w0 = bits[i, 0]
+        w1 = bits[i, 1]
+        w2 = bits[i, 2]
+        if checks[i] == _check_word(ekey, info, w0, w1, w2):
+            status = (info & 3) - 2
+            mswap = (info & 4) != 0
+            move = (info >> 3) - 1
+            return status, move, w0, w1, w2, mswap
+    status, move, w0, w1, w2, mswap = evaluate(s, flags, limits)
+    info = np.int64(status + 2) | (np.int64(4) if mswap else np.int64(0)) | ((np.int64(move) + 1) << 3)
+    infos[i] = info
+    bits[i, 0] = w0
+    bits[i, 1] = w1
+    bits[i, 2] = w2
+    checks[i] = _check_word(ekey, info, w0, w1, w2)
+    return status, move, w0, w1, w2, mswap
+
+
+@njit(cache=True, nogil=True)
 def child_key(s, key, move):
     """The position key after `move` (incremental unless a swap is involved)."""
     cells = s[WIDTH] * s[WIDTH]
@@ -238,7 +329,7 @@ def _numbers(tt, key):
 def mid(s, key, thphi, thdelta, flags, limits, order, tt, counters):
     """Search `s` (key `key`) until its (phi, delta) reach (thphi, thdelta), it is
     proven, or the budget runs out (counters[ABORT] set). Return (phi, delta)."""
-    keys, tphi, tdelta, tmoves, tflag, _tbest, twork = tt
+    keys, tphi, tdelta, tmoves, tflag, twork = tt[0], tt[1], tt[2], tt[3], tt[4], tt[6]
     i = tt_find(keys, key)
     expanded = False
     m0 = Z
@@ -263,7 +354,8 @@ def mid(s, key, thphi, thdelta, flags, limits, order, tt, counters):
             counters[ABORT] = 1
             return np.int64(1), np.int64(1)
         counters[NODES] += 1
-        status, move, m0, m1, m2, mswap = evaluate(s, flags, limits)
+        salt = np.uint64(counters[SALT])
+        status, move, m0, m1, m2, mswap = cached_evaluate(s, key, salt, flags, limits, tt)
         if status == WIN:
             tt_store(tt, key, 0, INF, Z, Z, Z, 0, move, 1)
             return np.int64(0), INF
@@ -337,8 +429,9 @@ def dfpn(s, budget, flags, limits, order, tt):
     """Solve `s` (not modified) within `budget` evaluated nodes. Return (value for the
     player to move, a winning move or -1 (none, or the win is a standing connection),
     nodes used)."""
-    counters = np.zeros(3, dtype=np.int64)
+    counters = np.zeros(4, dtype=np.int64)
     counters[BUDGET] = budget
+    counters[SALT] = np.int64(evaluation_salt(flags, limits))
     key = position_key(s)
     work = s.copy()
     phi, delta = mid(work, key, INF, INF, flags, limits, order, tt, counters)
