@@ -80,10 +80,10 @@ def default_limits(max_vc: int = 16, max_sc: int = 32, max_or: int = 4, empty_pa
     return np.array([max_vc, max_sc, max_or, int(empty_pairs)], dtype=np.int64)
 
 
-# The evaluation cache: direct-mapped, 2**EVAL_LOG2 entries of 36 bytes (36 MiB), made on
-# the first table of a process. Every evaluation of a sweep's game (the player's solves of
-# 50,000-400,000 nodes, then the checker's of the same positions) fits it many times over
-# before an entry is needed again.
+# The evaluation cache: direct-mapped, 2**EVAL_LOG2 entries of 40 bytes (40 MiB), made with
+# the first table of a process. It holds about a sweep worker's last million evaluations: a
+# ply's checker solves (5 games, 50,000 nodes each) and the player's solves of the same
+# positions that follow them.
 EVAL_LOG2 = 20
 # Mixed into a position's key for the cache: the empty board of a swap game (its first stone
 # may change hands, so no knowledge applies) has the key of the same board without the rule.
