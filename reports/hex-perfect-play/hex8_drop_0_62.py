@@ -1,0 +1,20 @@
+"""The drop of the 8x8 sample against the 11x11 swap champion (as black, opening [0, 62]):
+the checker proved [0, 62, 26, 34] won for black at 50,000 nodes, the player played 28 and
+[0, 62, 26, 34, 28, 43] is proven lost. The position solved from a fresh table at several
+budgets, the move today's player makes there from a fresh table, and whether 28 keeps the win.
+
+    PYTHONPATH=reports/hex-perfect-play python reports/hex-perfect-play/hex8_drop_0_62.py
+"""
+
+from hex8_drops import play_today, report_budgets, spec
+
+from pipeline.tactics.hex.solve import keeps_win, new_dfpn_table
+
+state = spec.new_game()
+for a in (0, 62, 26, 34):
+    state = state.apply(a)
+print("[0, 62, 26, 34], black to move, played 28 in the sweep", flush=True)
+report_budgets(state, 28, (5_000, 20_000, 50_000))
+move, seconds = play_today(state)
+print(f"today's player from a fresh table: {move} ({seconds:.1f} CPU s)", flush=True)
+print(f"28 keeps the win within 400,000 nodes: {keeps_win(state, 28, 400_000, new_dfpn_table(22))}", flush=True)
