@@ -18,3 +18,19 @@ report_budgets(state, 28, (5_000, 20_000, 50_000))
 move, seconds = play_today(state)
 print(f"today's player from a fresh table: {move} ({seconds:.1f} CPU s)", flush=True)
 print(f"28 keeps the win within 400,000 nodes: {keeps_win(state, 28, 400_000, new_dfpn_table(22))}", flush=True)
+
+
+# As in one game of the sweep from its opening: one player, its root solver's table kept
+# between its two moves (the sweep's worker also kept it from every earlier game and shared
+# it between the chunk's five games at once).
+from hex8_drops import MODEL  # noqa: E402
+
+from pipeline.players.factory import make_player, play_search  # noqa: E402
+
+player = make_player(MODEL, spec, play_search(spec, 200))
+player.start(spec, 1, 0)
+state = spec.new_game().apply(0).apply(62)
+first = int(player.choose([0], [state])[0])
+state = state.apply(first).apply(34)
+second = int(player.choose([0], [state])[0])
+print(f"one player from [0, 62], its table kept: {first}, then after 34: {second} (the sweep: 26, then 28)", flush=True)
