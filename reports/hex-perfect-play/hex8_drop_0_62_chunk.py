@@ -1,22 +1,32 @@
-"""The [0, 62] drop's chunk replayed as the sweep played it: one player (a fresh root-solver
-table at `start`, shared by the chunk's five games, chosen for in lockstep), the recorded
-moves fed back, up to the player's move at ply 4. Does it play 28 at [0, 62, 26, 34] again?
+"""The [0, 62] drop's chunk replayed as the sweep played it: the sweep's own player
+(`ChunkPlayer.champion`: a fresh root-solver table at `start`, shared by the chunk's five
+games, chosen for in lockstep), the recorded moves fed back, up to the player's move at ply 4.
+Does it play 28 at [0, 62, 26, 34] again?
 
-    PYTHONPATH=reports/hex-perfect-play:. python reports/hex-perfect-play/hex8_drop_0_62_chunk.py
+    python reports/hex-perfect-play/hex8_drop_0_62_chunk.py
 """
+
+import argparse
+from pathlib import Path
 
 from hex8_drops import MODEL, here, spec
 
-from pipeline.players.factory import make_player, play_solver_nodes
-from pipeline.search.mcts import SearchConfig
-from pipeline.tools.hex_perfect_play import read_progress
+from pipeline.tools.hex_perfect_play import ChunkPlayer, chunk_prefix, read_progress
 
-chunks = read_progress(here / "hex8-sample-today-hex11.jsonl")
-games = next(chunk for key, chunk in chunks.items() if "first 5:10" in str(key))
-player = make_player(
-    MODEL, spec, SearchConfig(simulations=200, hex_root_solver_nodes=play_solver_nodes(spec)), name="hex-8x8"
-)
-player.start(spec, len(games), 5)  # the sweep's seed for the chunk at 5
+VS = "models/pretrained/hex-11x11-swap.pt"
+AT = 5  # the chunk's first opening, and (with the sweep's --seed 0) the seed of its start
+
+sweep = argparse.Namespace(
+    model=Path(MODEL),
+    simulations=200,
+    solver_nodes=None,
+    solver_empty_cells=None,
+    check_nodes=50_000,
+    checker_without_book=False,
+)  # the sweep's command's settings, the rest of them the tool's defaults
+player = ChunkPlayer(sweep, spec).champion(VS, True)
+games = read_progress(here / "hex8-sample-today-hex11.jsonl")[f"{chunk_prefix(VS, True)}{AT}:{AT + 5}"]
+player.start(spec, len(games), AT)
 states = [spec.new_game() for _ in games]
 for g, game in enumerate(games):
     for a in game.moves[:2]:
