@@ -31,22 +31,34 @@ from pipeline.tactics.hex.solve import check_dfpn_size, keeps_win, new_dfpn_tabl
 # the move's budget when none is given: 400,000 nodes on 7x7 and 8x8 in play, at most about a
 # minute of one core.
 WON_BUDGET_FACTOR = 8
-# Boards remembered after proven wins before the memory starts afresh (one solver serves
-# every game of a lockstep batch, so the boards of many games share it).
+# Boards remembered after proven wins before the memory starts afresh (a solver serves one
+# game of a batch, but self-play plays many games in turn in its slot).
 WON_BOARDS_KEPT = 1 << 16
+# Each game of a lockstep batch has its own solver (pipeline.search.mcts): its table holds
+# 2**18 entries (about 15 MB), fewer in batches so large that their tables would pass
+# 2**22 entries (about 250 MB) in all, never under 2**16.
+TABLE_BITS = 18
+MIN_TABLE_BITS = 16
+BATCH_TABLE_BITS = 22
+
+
+def table_bits(games: int) -> int:
+    """log2 of the entries of each game's table in a batch of `games`."""
+    share = BATCH_TABLE_BITS - max(0, games - 1).bit_length()
+    return max(MIN_TABLE_BITS, min(TABLE_BITS, share))
 
 
 class HexRootSolver:
-    """The solver's table (kept between moves: it holds proven values and proof-number
-    estimates of real positions only), the boards left by the player's proven winning moves,
-    and its settings."""
+    """One game's solver: its table (kept between moves: it holds proven values and
+    proof-number estimates of real positions only), the boards left by the player's proven
+    winning moves, and its settings."""
 
     def __init__(
         self,
         spec: GameSpec,
         budget: int,
         empty_cells: int | None = None,
-        log2_table: int = 18,
+        log2_table: int = TABLE_BITS,
         won_budget: int | None = None,
     ):
         check_dfpn_size(spec.width)

@@ -38,7 +38,7 @@ from pipeline.search.hex_forced import (
     hsearch_root,
     prove_outside_lost,
 )
-from pipeline.search.hex_root_solver import HexRootSolver
+from pipeline.search.hex_root_solver import HexRootSolver, table_bits
 from pipeline.search.rng import make_rng
 from pipeline.search.root_guard import guard_root, guarded_visits
 from pipeline.search.tree import (
@@ -66,6 +66,7 @@ from pipeline.search.tree import (
     search_capacity,
 )
 from pipeline.tactics.hex.hsearch import MAX_SIDE
+from pipeline.tactics.hex.solve import check_dfpn_size
 from pipeline.tactics.lines.scratch import scratch_for
 from pipeline.tactics.lines.table import new_table
 
@@ -491,16 +492,16 @@ class BatchedMCTS:
         # what the tree alone would leave: the pinned and recorded verdicts stay valid.
         self.guard_table = new_table(bits if config.tactics_root_nodes > 0 else 1)
         self.guard_work = empty.copy()
-        self.root_solver = (
-            HexRootSolver(
-                spec,
-                config.hex_root_solver_nodes,
-                config.hex_root_solver_empty_cells,
-                won_budget=config.hex_root_solver_won_nodes,
-            )
-            if spec.kind == HEX and config.hex_root_solver_nodes > 0
-            else None
-        )
+        # Hex's root solver, one per game, made when the game first needs it: with one table
+        # shared by a lockstep batch, the other games' entries pushed a proof of 42,604 nodes
+        # past the 50,000 budget and the 8x8 sample gave back a win (RESULTS.md,
+        # thirty-fourth and thirty-fifth sessions). A game's moves now do not depend on the
+        # games beside it.
+        self.root_solvers: list[HexRootSolver | None] | None = None
+        if spec.kind == HEX and config.hex_root_solver_nodes > 0:
+            check_dfpn_size(spec.width)
+            self.root_solvers = [None] * games
+            self.root_solver_bits = table_bits(games)
         self.gumbel = config.root == "gumbel"
         self.schedule = RootSchedule.empty(games, spec.num_actions if self.gumbel else 0, config.gumbel)
         self.overlap = overlap
@@ -610,7 +611,7 @@ class BatchedMCTS:
         else:
             self._pipelined(evaluator, active, target, noisy, halves)
         visits = np.stack([tree.root_visits(g) for g in range(self.games)])
-        if self.root_solver is not None:
+        if self.root_solvers is not None:
             self._solve_roots(active, visits)
         if self.tactics != TACTICS_OFF and cfg.tactics_root_nodes > 0:
             self._guard_roots(active)
@@ -810,16 +811,31 @@ class BatchedMCTS:
         elif verdict == OPEN:
             prove_outside_lost(tree.node_int, tree.node_float, g, self.hex_region)
 
+    def root_solver(self, g: int) -> HexRootSolver:
+        """Game g's root solver (its own table and proven wins), made on first use."""
+        assert self.root_solvers is not None, "the root solver is off"
+        solver = self.root_solvers[g]
+        if solver is None:
+            cfg = self.config
+            solver = HexRootSolver(
+                self.spec,
+                cfg.hex_root_solver_nodes,
+                cfg.hex_root_solver_empty_cells,
+                log2_table=self.root_solver_bits,
+                won_budget=cfg.hex_root_solver_won_nodes,
+            )
+            self.root_solvers[g] = solver
+        return solver
+
     def _solve_roots(self, active: np.ndarray, visits: np.ndarray) -> None:
         """Hex: the root solver (`pipeline.search.hex_root_solver`) for every active game;
         a proven winning move is marked in the tree (so `best_action` takes it) and gets
         all the visits (so sampling and training targets do too)."""
-        assert self.root_solver is not None
         tree = self.tree
         for g in np.flatnonzero(active):
             if tree.node_int[g, 0, TERMINAL] != 0 or tree.node_int[g, 0, FIRST] < 0:
                 continue
-            move = self.root_solver.winning_move(self.roots[g], self.best_action(int(g)))
+            move = self.root_solver(int(g)).winning_move(self.roots[g], self.best_action(int(g)))
             if move is None or move not in tree.node_int[g, tree.root_children(int(g)), ACTION]:
                 continue
             prove_move(tree.node_int, tree.node_float, int(g), 0, move, SOLVED_WIN, False)

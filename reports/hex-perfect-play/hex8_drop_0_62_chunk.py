@@ -1,7 +1,10 @@
 """The [0, 62] drop's chunk replayed as the sweep played it: the sweep's own player
-(`ChunkPlayer.champion`: a fresh root-solver table at `start`, shared by the chunk's five
-games, chosen for in lockstep), the recorded moves fed back, up to the player's move at ply 4.
-Does it play 28 at [0, 62, 26, 34] again?
+(`ChunkPlayer.champion`, the chunk's five games chosen for in lockstep), the recorded moves
+fed back, up to the player's move at ply 4. Does it play 28 at [0, 62, 26, 34] again?
+
+With the sweep's code (one root-solver table shared by the chunk's games) it did, in the
+fourth game (hex8_drop_0_62_chunk.log); with a solver for each game it plays 35, the win
+(hex8_drop_0_62_chunk_mended.log, thirty-fifth session).
 
     python reports/hex-perfect-play/hex8_drop_0_62_chunk.py
 """

@@ -12,7 +12,7 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.games.hex import apply_hex
 from pipeline.games.layout import BOARD, TO_MOVE, WINNER
 from pipeline.search.evaluator import UniformEvaluator
-from pipeline.search.hex_root_solver import HexRootSolver
+from pipeline.search.hex_root_solver import HexRootSolver, table_bits
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
 from pipeline.tactics.hex import solver as hs
 from pipeline.tactics.hex.solve import keeps_win
@@ -110,8 +110,8 @@ def test_a_proven_loss_keeps_the_search_move():
 def test_off_by_default():
     spec = GameSpec.parse("hex:5")
     assert SearchConfig().hex_root_solver_nodes == 0
-    assert BatchedMCTS(spec, 1, SearchConfig()).root_solver is None
-    assert BatchedMCTS(GameSpec.parse("gomoku:7:k5"), 1, SearchConfig(hex_root_solver_nodes=10)).root_solver is None
+    assert BatchedMCTS(spec, 1, SearchConfig()).root_solvers is None
+    assert BatchedMCTS(GameSpec.parse("gomoku:7:k5"), 1, SearchConfig(hex_root_solver_nodes=10)).root_solvers is None
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -157,7 +157,7 @@ def test_the_won_budget_is_eight_moves_by_default_and_never_less_than_a_moves():
     assert HexRootSolver(spec, 1_000, won_budget=10, log2_table=10).won_budget == 1_000
     config = SearchConfig(hex_root_solver_nodes=1_000, hex_root_solver_won_nodes=5_000)
     search = BatchedMCTS(spec, 1, config)
-    assert search.root_solver is not None and search.root_solver.won_budget == 5_000
+    assert search.root_solver(0).won_budget == 5_000
 
 
 def test_a_winning_swap_is_played_and_leaves_no_board_to_remember():
@@ -170,3 +170,34 @@ def test_a_winning_swap_is_played_and_leaves_no_board_to_remember():
     move = solver.winning_move(spec.replay([0]).array, swap)  # 0 does not: a cell wins
     assert move is not None and move < spec.cells
     assert len(solver.won_boards) == 1
+
+
+def test_each_game_of_a_batch_has_a_solver_of_its_own():
+    """The 8x8 sample against the 11x11 champion gave back a win that a game alone keeps: one
+    table served the chunk's five games, and theirs pushed its proof past the budget
+    (RESULTS.md, thirty-fourth session). Now a game's table, and the wins it remembers, are
+    what the same game alone leaves, whatever is played beside it."""
+    spec = GameSpec.parse("hex:5")
+    config = SearchConfig(simulations=16, hex_root_solver_nodes=100_000, hex_tactics=PER_EXPANSION)
+    won, lost = hand_made(spec, [], 0), hand_made(spec, ["c3"], 1)
+    pair = BatchedMCTS(spec, 2, config, seed=5)
+    alone = BatchedMCTS(spec, 1, config, seed=5)
+    pair.reset(0, won.copy())
+    pair.reset(1, lost.copy())
+    alone.reset(0, won.copy())
+    pair.search(UniformEvaluator(spec.num_actions), noise=False)
+    alone.search(UniformEvaluator(spec.num_actions), noise=False)
+    assert pair.best_action(0) == alone.best_action(0) == spec.parse_action("c3")
+    mine, beside, lone = pair.root_solver(0), pair.root_solver(1), alone.root_solver(0)
+    assert mine.tt is not beside.tt
+    assert all(np.array_equal(a, b) for a, b in zip(mine.tt, lone.tt, strict=True))
+    # The game beside it solved too (its table is not empty), and only the won game remembers a board.
+    assert np.any(beside.tt[0]) and not all(np.array_equal(a, b) for a, b in zip(beside.tt, lone.tt, strict=True))
+    assert mine.won_boards == lone.won_boards and len(mine.won_boards) == 1 and not beside.won_boards
+
+
+def test_a_batch_keeps_its_tables_within_bounds():
+    assert [table_bits(n) for n in (1, 5, 16, 17, 32, 64, 400)] == [18, 18, 18, 17, 17, 16, 16]
+    search = BatchedMCTS(GameSpec.parse("hex:5"), 40, SearchConfig(hex_root_solver_nodes=10))
+    assert search.root_solvers == [None] * 40  # none made before a game needs one
+    assert len(search.root_solver(3).tt[0]) == 1 << 16
