@@ -501,7 +501,6 @@ class BatchedMCTS:
         if spec.kind == HEX and config.hex_root_solver_nodes > 0:
             check_dfpn_size(spec.width)
             self.root_solvers = [None] * games
-            self.root_solver_bits = table_bits(games)
         self.gumbel = config.root == "gumbel"
         self.schedule = RootSchedule.empty(games, spec.num_actions if self.gumbel else 0, config.gumbel)
         self.overlap = overlap
@@ -821,7 +820,7 @@ class BatchedMCTS:
                 self.spec,
                 cfg.hex_root_solver_nodes,
                 cfg.hex_root_solver_empty_cells,
-                log2_table=self.root_solver_bits,
+                log2_table=table_bits(self.games),
                 won_budget=cfg.hex_root_solver_won_nodes,
             )
             self.root_solvers[g] = solver
