@@ -2,7 +2,11 @@
 H-search (pipeline.tactics.hex.dfpn) within a node budget (`SearchConfig.
 hex_root_solver_nodes`). A proven win is played: the search's own move when the solver
 proves that it wins too, else the solver's. A proven loss, or no proof within the budget,
-leaves the search's move (against a fallible opponent the search's move is the best try).
+leaves the search's move (against a fallible opponent the search's move is the best try),
+unless the opponent is proven to win after that move within a smaller budget (a
+refutation, `SearchConfig.hex_root_solver_refute_nodes`): then the search's next move is
+checked, up to eight of them. A solve of the root within its budget can miss a win whose
+proof is long while a losing move's refutation is short.
 With `empty_cells` set, the solver waits until no more cells than that are empty.
 
 Before it solves, it looks the position up in the book of solved positions shipped for the
@@ -24,13 +28,18 @@ import numpy as np
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.layout import BOARD, HIST, HIST_PLAYER, STONES, TO_MOVE
 from pipeline.tactics.hex import dfpn as hd
+from pipeline.tactics.hex import solver as hs
 from pipeline.tactics.hex.book import book_for
-from pipeline.tactics.hex.solve import check_dfpn_size, keeps_win, new_dfpn_table, winning_move
+from pipeline.tactics.hex.solve import check_dfpn_size, keeps_win, loses, new_dfpn_table, solved_winning_move
 
 # The budget in a position known won (after the player's own proven win), as a multiple of
 # the move's budget when none is given: 400,000 nodes on 7x7 and 8x8 in play, at most about a
 # minute of one core.
 WON_BUDGET_FACTOR = 8
+# The budget of a refutation (is the search's move lost?), as a fraction of the move's budget
+# when none is given: most refutations a solve of the root misses are short (the [7, 19]
+# drop's took 0.3 s), and a move proven no win may pay for several.
+REFUTE_BUDGET_DIVISOR = 10
 # Boards remembered after proven wins before the memory starts afresh (a solver serves one
 # game of a batch, but self-play plays many games in turn in its slot).
 WON_BOARDS_KEPT = 1 << 16
@@ -60,12 +69,15 @@ class HexRootSolver:
         empty_cells: int | None = None,
         log2_table: int = TABLE_BITS,
         won_budget: int | None = None,
+        refute_budget: int | None = None,
     ):
         check_dfpn_size(spec.width)
         self.spec = spec
         self.budget = budget
         self.won_budget = max(budget, budget * WON_BUDGET_FACTOR if won_budget is None else won_budget)
+        self.refute_budget = budget // REFUTE_BUDGET_DIVISOR if refute_budget is None else refute_budget
         self.won_boards: set[bytes] = set()
+        self.lost = False  # the last position solved was proven lost (so every move loses)
         self.empty_cells = spec.cells if empty_cells is None else empty_cells
         self.limits = hd.default_limits()
         self.tt = new_dfpn_table(log2_table)
@@ -74,12 +86,25 @@ class HexRootSolver:
     def winning_move(self, state: np.ndarray, preferred: int) -> int | None:
         """A proven winning move at `state` (the search's `preferred` when it is one), or
         None when the position is lost or not proven within the budget."""
+        self.lost = False
         move = self._winning_move(state, preferred)
         if move is not None and move < self.spec.cells:  # not the swap, which remakes the board
             if len(self.won_boards) >= WON_BOARDS_KEPT:
                 self.won_boards.clear()
             self.won_boards.add(self._board_with(state, move, state[TO_MOVE] + 1))
         return move
+
+    def refuted(self, state: np.ndarray, move: int) -> bool:
+        """Is the opponent proven to win after `move` (a cell) within the refutation budget?
+        Only where the solver itself runs (where it waits, so does this), and not after it
+        proved the position lost (every move loses: the search's is the best try)."""
+        if self.refute_budget == 0 or self.lost or not 0 <= move < self.spec.cells:
+            return False
+        if self.spec.cells - state[STONES] > self.empty_cells and not self.follows_own_win(state):
+            return False
+        if self.spec.swap and state[STONES] == 0:  # any first move is "lost" to a swap that wins
+            return False
+        return loses(GameState(self.spec, state.copy()), move, self.refute_budget, self.tt, self.limits)
 
     def follows_own_win(self, state: np.ndarray) -> bool:
         """Did the position before the opponent's last stone follow a proven winning move of
@@ -112,4 +137,6 @@ class HexRootSolver:
         if self.spec.swap and state[STONES] == 0:  # the pie rule: the first player has no win to prove
             return None
         position = GameState(self.spec, state.copy())
-        return winning_move(position, budget, hd.DFPN_ALL, self.tt, self.limits, preferred)
+        value, move = solved_winning_move(position, budget, hd.DFPN_ALL, self.tt, self.limits, preferred)
+        self.lost = value == hs.LOSS
+        return move

@@ -133,6 +133,15 @@ class Tree:
         j = kids.start + int(hit[0])
         return bool(self.node_int[g, j, TERMINAL] != 0 and self.node_float[g, j, TERM_VALUE] > 0)
 
+    def proven_loss(self, g: int, action: int) -> bool:
+        """Whether the solver (or the board) proved that `action` loses at game g's root."""
+        kids = self.root_children(g)
+        hit = np.flatnonzero(self.node_int[g, kids, ACTION] == action)
+        if len(hit) == 0:
+            return False
+        j = kids.start + int(hit[0])
+        return bool(self.node_int[g, j, TERMINAL] != 0 and self.node_float[g, j, TERM_VALUE] < 0)
+
     def root_value(self, g: int) -> float:
         """Mean value of the root for the player to move there."""
         visits = self.node_int[g, 0, VISITS]

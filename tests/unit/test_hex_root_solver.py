@@ -15,7 +15,7 @@ from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.hex_root_solver import HexRootSolver, table_bits
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
 from pipeline.tactics.hex import solver as hs
-from pipeline.tactics.hex.solve import keeps_win
+from pipeline.tactics.hex.solve import keeps_win, loses
 from tests.unit.test_hex_tactics import plain_value, position, random_position
 
 pytestmark = pytest.mark.unit
@@ -105,6 +105,53 @@ def test_a_proven_loss_keeps_the_search_move():
     without, v0 = searched(spec, s, nodes=0)
     assert (v1 == v0).all()
     assert with_solver.best_action(0) == without.best_action(0)
+
+
+def test_a_refuted_search_move_is_dropped_and_the_next_checked():
+    """The 8x8 sample's drop at [7, 19, 18, 26, 37, 29] (RESULTS.md, thirty-sixth session) in
+    miniature: 7x7 [0, 3, 12, 30] is won for black, but not within 10 nodes, and the uniform
+    search's move, 13, loses. Refuted within 20,000 nodes, it and the next five are marked
+    lost (their visits dropped), and the search plays a win."""
+    spec = GameSpec.parse("hex:7")
+    s = spec.replay([0, 3, 12, 30]).array
+    played = {}
+    for refute in (0, 20_000):
+        config = SearchConfig(
+            simulations=16, hex_root_solver_nodes=10, hex_root_solver_refute_nodes=refute, hex_tactics=PER_EXPANSION
+        )
+        search = BatchedMCTS(spec, 1, config, seed=5)
+        search.reset(0, s.copy())
+        visits = search.search(UniformEvaluator(spec.num_actions), noise=False)[0]
+        move = search.best_action(0)
+        lost = [a for a in range(spec.cells) if search.tree.proven_loss(0, a)]
+        played[refute] = move, lost
+        assert all(loses(GameState(spec, s.copy()), a, 100_000) for a in lost)
+        assert not visits[lost].any()
+        assert not search.tree.proven_win(0, move)  # the root solver proved nothing
+    assert played[0] == (13, [])
+    assert loses(GameState(spec, s.copy()), 13, 100_000)
+    move, lost = played[20_000]
+    assert 13 in lost
+    assert keeps_win(GameState(spec, s.copy()), move, 100_000)
+
+
+def test_a_lost_position_refutes_nothing():
+    """Every move of a lost position loses: the search's move is the best try, not refuted."""
+    spec = GameSpec.parse("hex:5")
+    s = hand_made(spec, ["c3"], 1)
+    move = int(np.flatnonzero(s[BOARD : BOARD + spec.cells] == 0)[0])
+    solver = HexRootSolver(spec, 100_000, refute_budget=100_000, log2_table=14)
+    assert solver.winning_move(s, move) is None and solver.lost
+    assert not solver.refuted(s, move)
+    assert loses(GameState(spec, s.copy()), move, 100_000)  # it loses, but no refutation was tried
+
+
+def test_the_refutation_budget_is_a_tenth_of_a_moves_by_default():
+    spec = GameSpec.parse("hex:5")
+    assert HexRootSolver(spec, 50_000, log2_table=10).refute_budget == 5_000
+    assert HexRootSolver(spec, 50_000, refute_budget=0, log2_table=10).refute_budget == 0
+    search = BatchedMCTS(spec, 1, SearchConfig(hex_root_solver_nodes=1_000, hex_root_solver_refute_nodes=7))
+    assert search.root_solver(0).refute_budget == 7
 
 
 def test_off_by_default():

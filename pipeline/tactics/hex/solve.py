@@ -188,6 +188,23 @@ def keeps_win(
     return bool(legal) and _keeps_win(state, action, budget, hd.DFPN_ALL, tt, limits)
 
 
+def loses(
+    state: GameState, action: int, budget: int, tt: DfpnTable | None = None, limits: np.ndarray | None = None
+) -> bool:
+    """Is `action` proven, within `budget` nodes, to lose for the player to move (the
+    opponent wins after it)?"""
+    tt, limits = _tables(tt, limits)
+    legal = 0 <= action < state.spec.num_actions and state.legal_mask()[action]
+    if not legal:
+        return False
+    me = state.current_player
+    child = state.copy().apply(action)
+    if child.is_terminal:
+        return child.winner not in (me, None)
+    v, _, _ = _dfpn(child, budget, hd.DFPN_ALL, tt, limits)
+    return v == (hs.LOSS if child.current_player == me else hs.WIN)
+
+
 def _dfpn(state: GameState, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray) -> tuple[int, int, int]:
     check_dfpn_size(state.spec.width)
     order = hd.centre_order(state.spec.width)
@@ -238,20 +255,33 @@ def winning_move(
     """A proven winning move for the player to move, or None when the position is lost
     or not solved within `budget` nodes (each solve's budget). `preferred` (a search's
     choice) is returned when it keeps the win too."""
+    return solved_winning_move(state, budget, flags, tt, limits, preferred)[1]
+
+
+def solved_winning_move(
+    state: GameState,
+    budget: int,
+    flags: int = hd.DFPN_ALL,
+    tt: DfpnTable | None = None,
+    limits: np.ndarray | None = None,
+    preferred: int | None = None,
+) -> tuple[int, int | None]:
+    """`winning_move` with the position's value as the solve left it (hs.WIN, hs.LOSS, or
+    hs.UNKNOWN within the budget) beside the move."""
     tt, limits = _tables(tt, limits)
     if state.is_terminal:
-        return None
+        return hs.UNKNOWN, None
     v, move, _ = _dfpn(state, budget, flags, tt, limits)
     if v != hs.WIN:
-        return None
+        return v, None
     if (
         preferred is not None
         and 0 <= preferred < state.spec.num_actions
         and state.legal_mask()[preferred]
         and _keeps_win(state, preferred, budget, flags, tt, limits)
     ):
-        return preferred
-    return move if move >= 0 else _dfpn_winning_move(state, budget, flags, tt, limits)
+        return v, preferred
+    return v, (move if move >= 0 else _dfpn_winning_move(state, budget, flags, tt, limits))
 
 
 def _dfpn_defence(state: GameState, flags: int, limits: np.ndarray) -> int:
