@@ -78,12 +78,23 @@ def protect_child(pid: int) -> None:
 
 
 def _children() -> list:
+    """This process's descendants, less multiprocessing's resource tracker: it ignores the
+    signals by design and must outlive us to unlink the pool's semaphores. Killed, it is
+    relaunched empty by the next semaphore collected, and that new tracker prints a
+    `KeyError` traceback for every name it never saw (CI, 2026-12-02)."""
     try:
         import psutil
 
-        return psutil.Process().children(recursive=True)
+        tracker = _resource_tracker_pid()
+        return [p for p in psutil.Process().children(recursive=True) if p.pid != tracker]
     except Exception:
         return []
+
+
+def _resource_tracker_pid() -> int | None:
+    module = sys.modules.get("multiprocessing.resource_tracker")
+    tracker = getattr(module, "_resource_tracker", None)
+    return getattr(tracker, "_pid", None)
 
 
 def stop_children(timeout: float = 3.0) -> None:
@@ -135,8 +146,21 @@ def exit_now(timeout: float = 3.0) -> NoReturn:
             with suppress(Exception):
                 stream.flush()
         stop_children(timeout)
+        _unlink_semaphores()
     finally:
         os._exit(exit_code())
+
+
+def _unlink_semaphores() -> None:
+    """The semaphores of this process's pools and queues, unlinked as a normal exit would
+    (`os._exit` skips multiprocessing's finalizers): else the resource tracker unlinks them
+    after us with a "leaked semaphore objects" warning under the stop line."""
+    from multiprocessing import synchronize, util
+
+    for finalizer in list(getattr(util, "_finalizer_registry", {}).values()):
+        if getattr(finalizer, "_callback", None) is synchronize.SemLock._cleanup:
+            with suppress(Exception):
+                finalizer()
 
 
 def _watchdog(grace: float) -> None:

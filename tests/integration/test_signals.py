@@ -77,11 +77,14 @@ def assert_clean_stop(run: Run, sig: int, seconds: float, status: int | None = N
     assert run.proc.returncode == (status if status is not None else 128 + sig), run.text[-3000:]
     assert f"interrupted ({signal.Signals(sig).name})" in run.text
     assert run.text.count("interrupted (") == 1
-    assert "Traceback" not in run.text
     deadline = time.monotonic() + 5
     while run.group_left() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert run.group_left() == []
+    # read once the group is gone: multiprocessing's resource tracker writes after its parent
+    # exits (a KeyError traceback when it was killed and relaunched, a warning on leaked semaphores)
+    assert "Traceback" not in run.text
+    assert "leaked semaphore" not in run.text
 
 
 def no_partial_files(folder: Path) -> None:
