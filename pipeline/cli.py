@@ -545,7 +545,14 @@ def iterate(
     from pipeline.nets.checkpoint import CheckpointError
     from pipeline.orchestration.flows import run_iterations
     from pipeline.orchestration.recording import RecordError
-    from pipeline.orchestration.runs import RunError, RunFolder, close_stretch, restore, workspace_generation
+    from pipeline.orchestration.runs import (
+        RunError,
+        RunFolder,
+        close_stretch,
+        open_stretch,
+        restore,
+        workspace_generation,
+    )
     from pipeline.stages.runner import StageError
 
     run = None
@@ -562,6 +569,14 @@ def iterate(
     p, paths = load_workspace(root, params)
     params_file = str(params) if params else None
     started, first = time.time(), workspace_generation(paths) or 0
+    if run is not None:
+        cut = open_stretch(run, first, started)
+        if cut is not None:
+            err.print(
+                f"run {resume}: the last stretch was stopped before it closed; recorded to its last snapshot "
+                f"(generations {cut['from_generation']}-{cut['to_generation']})",
+                highlight=False,
+            )
     try:
         with stops_cleanly("the iteration"):
             decisions = run_iterations(
