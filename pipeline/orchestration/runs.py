@@ -14,7 +14,7 @@ Layout of a run folder:
     champions/           every promoted champion (gen-NNNN.pt), kept as it is promoted
     report.md, *.png     the report of the last generation
     run.json             generation, hours of training and the stretches so far (the one
-                         running as `open_stretch`, updated by each snapshot)
+                         running as `open_stretch`, stamped by each snapshot)
     work/                the workspace the iterations run in (scratch, not committed)
 
 A snapshot is written whole into `snapshot.tmp/` and then renamed over `snapshot/`, so a
@@ -144,10 +144,8 @@ def save(run: RunFolder, paths: Paths, window: int) -> int:
     info = run.info()
     info["generation"] = state.generation
     info["training_hours"] = round(training_seconds(state.history) / 3600, 3)
-    if "open_stretch" in info:  # how far a stretch got, should it be killed before it closes
-        info["open_stretch"].update(
-            to_generation=state.generation, training_hours_at_end=info["training_hours"], saved=time.time()
-        )
+    if "open_stretch" in info:  # when it last got this far, should it be killed before it closes
+        info["open_stretch"]["saved"] = time.time()
     write_json(run.manifest, info)
     return state.generation
 
@@ -167,30 +165,32 @@ def keep_champion(run: RunFolder, paths: Paths, generation: int) -> None:
         shutil.copyfile(paths.champion, target)
 
 
-def stamp(seconds: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+def stretch_entry(first: int, last: int, started: float, ended: float, hours: float) -> dict[str, Any]:
+    """One stretch as run.json lists it."""
+    return {
+        "from_generation": first,
+        "to_generation": last,
+        "minutes": round((ended - started) / 60, 1),
+        "training_hours_at_end": hours,
+        "ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ended)),
+    }
 
 
 def open_stretch(run: RunFolder, first: int, started: float) -> dict[str, Any] | None:
     """At the start of a `zero iterate --resume`: the stretch marked open in run.json, so that
-    each snapshot (`save`) records how far it got. A stretch left open by a process that was
-    killed before `close_stretch` (a second Ctrl-C, `kill -9`, a session's end) is closed first
-    at its last snapshot, marked `cut`; it is returned (None when there was none)."""
+    each snapshot (`save`) stamps when it got as far as run.json's generation. A stretch left
+    open by a process that was killed before `close_stretch` (a second Ctrl-C, `kill -9`, a
+    session's end) is closed first at its last snapshot, marked `cut`; it is returned (None
+    when there was none)."""
     info = run.info()
-    cut = info.pop("open_stretch", None)
-    if cut is not None and cut.get("to_generation", cut["from_generation"]) > cut["from_generation"]:
-        info.setdefault("stretches", []).append(
-            {
-                "from_generation": cut["from_generation"],
-                "to_generation": cut["to_generation"],
-                "minutes": round((cut["saved"] - cut["started"]) / 60, 1),
-                "training_hours_at_end": cut["training_hours_at_end"],
-                "ended": stamp(cut["saved"]),
-                "cut": True,
-            }
+    left = info.pop("open_stretch", None)
+    cut = None
+    if left is not None and "saved" in left and info["generation"] > left["from_generation"]:
+        cut = stretch_entry(
+            left["from_generation"], info["generation"], left["started"], left["saved"], info["training_hours"]
         )
-    else:
-        cut = None
+        cut["cut"] = True
+        info.setdefault("stretches", []).append(cut)
     info["open_stretch"] = {"from_generation": first, "started": started}
     write_json(run.manifest, info)
     return cut
@@ -203,13 +203,8 @@ def close_stretch(run: RunFolder, paths: Paths, started: float, first: int) -> d
     state = load_state(paths)
     info = run.info()
     info.pop("open_stretch", None)
-    stretch = {
-        "from_generation": first,
-        "to_generation": state.generation,
-        "minutes": round((time.time() - started) / 60, 1),
-        "training_hours_at_end": round(training_seconds(state.history) / 3600, 3),
-        "ended": stamp(time.time()),
-    }
+    hours = round(training_seconds(state.history) / 3600, 3)
+    stretch = stretch_entry(first, state.generation, started, time.time(), hours)
     if state.generation > first:
         info.setdefault("stretches", []).append(stretch)
         info["generation"] = state.generation

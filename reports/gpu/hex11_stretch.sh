@@ -5,7 +5,8 @@
 # machine's 16 cores for the searches (16 self-play tasks of 6 games: the run's 96 a
 # generation). The run's MLflow and Prefect are not installed there: they travel as wheels
 # in .whl/ (Python 3.12, the versions of this project's venv), installed into /tmp/site.
-#   device run, carry [.whl]:  bash reports/gpu/hex11_stretch.sh SECONDS
+#   device run, carry [.whl]:  bash reports/gpu/hex11_stretch.sh SECONDS [RESERVE]
+# (RESERVE: seconds kept for the last generation after the last start, default 210; 110 warm)
 # What comes back under $OUT: stretch.log, smi.csv, snapshot.tar (the run folder's new
 # snapshot), rest.tar (run.json, report, plots, new champions).
 set -u

@@ -54,8 +54,8 @@ def test_a_stretch_killed_before_it_closes_is_recorded_to_its_last_snapshot(tmp_
     open_stretch(run, 3, started=2000.0)
     finish_generation(run, paths, 4)
     finish_generation(run, paths, 5)
-    left = read_json(run.manifest)["open_stretch"]
-    assert (left["from_generation"], left["to_generation"]) == (3, 5)
+    info = read_json(run.manifest)
+    assert (info["open_stretch"]["from_generation"], info["generation"]) == (3, 5)
     cut = open_stretch(run, 5, started=9000.0)
     assert cut is not None and cut["to_generation"] == 5
     info = read_json(run.manifest)
