@@ -551,6 +551,7 @@ def iterate(
         close_stretch,
         open_stretch,
         restore,
+        track_champions,
         workspace_generation,
     )
     from pipeline.stages.runner import StageError
@@ -592,6 +593,7 @@ def iterate(
                 f"{stretch['training_hours_at_end']} h of training in all; commit {resume} to keep them",
                 highlight=False,
             )
+            err.print(f"run {resume}: {track_champions(run)}", highlight=False)
     for d in decisions:
         verdict = "promoted" if d.promoted else "kept the champion"
         console.print(f"generation {d.generation}: {verdict} ({'; '.join(d.reasons)})", highlight=False)

@@ -9,16 +9,23 @@ between stretches.
 Layout of a run folder:
 
     params.yaml          the run's params (the only file a new run needs)
-    snapshot/            the last finished generation: models/{learner,champion}.pt,
-                         models/state.json, reports/games.csv, data/replay/gen-NNNN/ (window)
-    champions/           every promoted champion (gen-NNNN.pt), kept as it is promoted
+    snapshot/            the last finished generation: models/learner.pt (with its optimiser
+                         state), models/champion.pt (left out when it is the same file as
+                         the learner), models/state.json, reports/games.csv,
+                         data/replay/gen-NNNN/ (the window): the resume point, in git
+    champions/           every promoted champion (gen-NNNN.pt), kept as it is promoted; a
+                         DVC output (champions.dvc in git, the files in the DVC cache and
+                         remote), never committed to git
+    init.pt              the run's generation 0 where params start from one (DVC as well)
     report.md, *.png     the report of the last generation
     run.json             generation, hours of training and the stretches so far (the one
                          running as `open_stretch`, stamped by each snapshot)
     work/                the workspace the iterations run in (scratch, not committed)
 
 A snapshot is written whole into `snapshot.tmp/` and then renamed over `snapshot/`, so a
-crash while saving leaves the previous snapshot (or `snapshot.old/`) to resume from."""
+crash while saving leaves the previous snapshot (or `snapshot.old/`) to resume from. It is
+kept to what resuming needs: the resume point of a long run is committed once a session, and
+every committed snapshot stays in git's history."""
 
 from __future__ import annotations
 
@@ -33,6 +40,7 @@ from pipeline.selfplay.replay import generation_dir, generation_dirs
 
 # What a snapshot keeps of a workspace, relative to its root (the replay window besides).
 SNAPSHOT_FILES = ("models/learner.pt", "models/champion.pt", "models/state.json", "reports/games.csv")
+LEARNER, CHAMPION = "models/learner.pt", "models/champion.pt"
 REPORT_FILES = ("report.md", "strength.png", "training.png")
 
 
@@ -108,6 +116,8 @@ def restore(run: RunFolder) -> tuple[Paths, str]:
         return paths, f"the workspace's generation {here} (snapshot: {saved})"
     for name in SNAPSHOT_FILES:
         source = snapshot / name
+        if name == CHAMPION and not source.is_file():
+            source = snapshot / LEARNER  # saved once: the champion was the learner's very file
         if source.is_file():
             (paths.root / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, paths.root / name)
@@ -125,6 +135,8 @@ def save(run: RunFolder, paths: Paths, window: int) -> int:
     shutil.rmtree(staging, ignore_errors=True)
     for name in SNAPSHOT_FILES:
         source = paths.root / name
+        if name == CHAMPION and same_file_contents(source, paths.root / LEARNER):
+            continue  # `restore` copies the learner back: half the bytes of every committed snapshot
         if source.is_file():
             (staging / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, staging / name)
@@ -150,6 +162,12 @@ def save(run: RunFolder, paths: Paths, window: int) -> int:
     return state.generation
 
 
+def same_file_contents(a: Path, b: Path) -> bool:
+    if not (a.is_file() and b.is_file()) or a.stat().st_size != b.stat().st_size:
+        return False
+    return a.read_bytes() == b.read_bytes()
+
+
 def training_seconds(history: list[dict[str, Any]]) -> float:
     """Seconds of the stages over every generation so far (self-play, train, evaluate)."""
     return float(sum(sum((h.get("seconds") or {}).values()) for h in history))
@@ -163,6 +181,31 @@ def keep_champion(run: RunFolder, paths: Paths, generation: int) -> None:
     if generation > 0 and paths.champion.is_file() and not target.is_file():
         run.champions.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(paths.champion, target)
+
+
+def track_champions(run: RunFolder) -> str:
+    """`champions/` (and `init.pt`) as DVC outputs of the run: `dvc add` writes their `.dvc`
+    files for git (and the `.gitignore` that keeps the bytes out of it), `dvc push` sends the
+    bytes to the configured remote. Returns one line for the user; a repository without DVC,
+    or a remote that cannot be reached, is said and nothing else fails (the snapshot alone
+    resumes the run)."""
+    from pipeline.orchestration.recording import RecordError, run as run_command, tool
+
+    outputs = [p for p in (run.champions, run.path / "init.pt") if p.exists()]
+    if not outputs:
+        return "no champions to track yet"
+    try:
+        dvc = tool("dvc")
+        top = run_command(["git", "rev-parse", "--show-toplevel"], run.path).stdout.strip()
+        if not top or not (Path(top) / ".dvc").is_dir():
+            return f"{run.path} is not in a DVC repository: its champions stay in the folder, untracked"
+        names = [str(p.resolve().relative_to(Path(top).resolve())) for p in outputs]
+        run_command([dvc, "add", "--quiet", *names], Path(top))
+    except (RecordError, OSError, ValueError) as exc:
+        return f"champions not tracked by DVC: {exc}"
+    pushed = run_command([dvc, "push", "--quiet", *[n + ".dvc" for n in names]], Path(top), check=False)
+    where = "pushed to the DVC remote" if pushed.returncode == 0 else "in the DVC cache (`dvc push` failed)"
+    return f"champions tracked by DVC ({', '.join(n + '.dvc' for n in names)}), {where}"
 
 
 def stretch_entry(first: int, last: int, started: float, ended: float, hours: float) -> dict[str, Any]:

@@ -6,7 +6,20 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.orchestration.runs import RunFolder, close_stretch, keep_champion, open_stretch, save
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from pipeline.orchestration.runs import (
+    RunFolder,
+    close_stretch,
+    keep_champion,
+    open_stretch,
+    restore,
+    save,
+    track_champions,
+)
 from pipeline.runtime.workspace import Paths, State, read_json, save_state
 
 pytestmark = pytest.mark.unit
@@ -69,3 +82,55 @@ def test_a_stretch_killed_before_it_closes_is_recorded_to_its_last_snapshot(tmp_
     # Killed before its first snapshot: nothing to record, and it is not recorded twice.
     assert open_stretch(run, 5, started=9500.0) is None
     assert len(read_json(run.manifest)["stretches"]) == 2
+
+
+def test_a_snapshot_keeps_the_champion_once_when_it_is_the_learner(tmp_path):
+    run, paths = RunFolder(tmp_path / "run"), Paths(tmp_path / "work")
+    paths.models.mkdir(parents=True)
+    run.path.mkdir()
+    (run.path / "params.yaml").write_text("seed: 0\n")
+    paths.learner.write_bytes(b"weights and moments")
+    paths.champion.write_bytes(b"weights and moments")
+    finish_generation(run, paths, 2)
+    assert (run.snapshot / "models" / "learner.pt").is_file()
+    assert not (run.snapshot / "models" / "champion.pt").exists()  # half the bytes of the resume point
+
+    # A fresh machine: the workspace is rebuilt from the folder, the champion from the learner.
+    shutil.rmtree(paths.root)
+    workspace, _ = restore(run)
+    assert workspace.champion.read_bytes() == b"weights and moments"
+    assert workspace.learner.read_bytes() == b"weights and moments"
+
+    # A champion that differs from the learner is kept as its own file.
+    workspace.champion.write_bytes(b"older weights")
+    finish_generation(run, workspace, 3)
+    assert (run.snapshot / "models" / "champion.pt").read_bytes() == b"older weights"
+    shutil.rmtree(workspace.root)
+    again, _ = restore(run)
+    assert again.champion.read_bytes() == b"older weights"
+
+
+def test_a_runs_champions_are_dvc_outputs_not_git_files(tmp_path):
+    dvc = Path(sys.executable).with_name("dvc")
+    if not dvc.exists():
+        pytest.skip("dvc is not installed beside this interpreter")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run([str(dvc), "init", "-q"], cwd=repo, check=True)
+    run = RunFolder(repo / "reports" / "runs" / "tiny")
+    run.champions.mkdir(parents=True)
+    (run.champions / "gen-0001.pt").write_bytes(b"a champion")
+    said = track_champions(run)
+    assert "champions tracked by DVC" in said
+    assert (run.path / "champions.dvc").is_file()
+    assert "/champions" in (run.path / ".gitignore").read_text()  # the bytes stay out of git
+    ignored = subprocess.run(
+        ["git", "check-ignore", "-q", "reports/runs/tiny/champions/gen-0001.pt"], cwd=repo
+    ).returncode
+    assert ignored == 0
+
+    outside = RunFolder(tmp_path / "elsewhere")
+    outside.champions.mkdir(parents=True)
+    (outside.champions / "gen-0001.pt").write_bytes(b"x")
+    assert "not" in track_champions(outside)  # said, not raised
