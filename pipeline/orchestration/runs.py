@@ -189,7 +189,8 @@ def track_champions(run: RunFolder) -> str:
     bytes to the configured remote. Returns one line for the user; a repository without DVC,
     or a remote that cannot be reached, is said and nothing else fails (the snapshot alone
     resumes the run)."""
-    from pipeline.orchestration.recording import RecordError, run as run_command, tool
+    from pipeline.orchestration.recording import RecordError, tool
+    from pipeline.orchestration.recording import run as run_command
 
     outputs = [p for p in (run.champions, run.path / "init.pt") if p.exists()]
     if not outputs:

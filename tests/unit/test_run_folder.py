@@ -4,12 +4,12 @@ stretch, also one whose process was killed before it could close it."""
 
 from __future__ import annotations
 
-import pytest
-
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from pipeline.orchestration.runs import (
     RunFolder,
