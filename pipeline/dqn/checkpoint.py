@@ -7,7 +7,7 @@ from typing import Any
 
 from pipeline.dqn.qnet import QNetSpec, QNetwork
 from pipeline.games.base import GameSpec
-from pipeline.nets.checkpoint import payload_game, read_payload, save_payload
+from pipeline.nets.checkpoint import payload_game, save_payload
 
 FORMAT = "zero-dqn/1"
 
@@ -20,8 +20,3 @@ def qnet_from_payload(payload: dict[str, Any], path: Path, game: GameSpec | None
     net = QNetwork(payload_game(payload, path, game), QNetSpec.model_validate(payload["qnet"]))
     net.load_state_dict(payload["state_dict"])
     return net.eval()
-
-
-def load_dqn(path: Path, game: GameSpec | None = None) -> tuple[QNetwork, dict[str, Any]]:
-    payload = read_payload(path, FORMAT)
-    return qnet_from_payload(payload, Path(path), game), dict(payload.get("meta", {}))

@@ -39,18 +39,6 @@ def num_actions(s):
 
 
 @njit(cache=True, nogil=True)
-def is_legal(s, action):
-    if s[WINNER] >= 0:
-        return False
-    cells = s[HEIGHT] * s[WIDTH]
-    if s[KIND] == HEX and action == cells:
-        return hex.swap_legal(s)
-    if not (0 <= action < cells and s[BOARD + action] == 0):
-        return False
-    return not renju.black_to_move_under_renju(s) or renju.forbidden_at(s, action) == renju.NOT_FORBIDDEN
-
-
-@njit(cache=True, nogil=True)
 def check_action(s, action):
     """Why `action` is illegal here, as an error code (OK when it is legal)."""
     if s[WINNER] >= 0:

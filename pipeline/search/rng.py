@@ -30,8 +30,3 @@ def next_u64(rng):
 @njit(cache=True, nogil=True)
 def rand_below(rng, n):
     return np.int64((next_u64(rng) >> np.uint64(33)) % np.uint64(n))
-
-
-@njit(cache=True, nogil=True)
-def rand_unit(rng):
-    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

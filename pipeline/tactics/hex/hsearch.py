@@ -65,16 +65,6 @@ DEFAULT_MAX_OR = 4
 
 
 @njit(cache=True, nogil=True)
-def popcount(w0, w1, w2):
-    k = 0
-    for x in (w0, w1, w2):
-        while x != Z:
-            x &= x - np.uint64(1)
-            k += 1
-    return k
-
-
-@njit(cache=True, nogil=True)
 def _add_vc(p, w0, w1, w2, v, vn, max_vc):
     """Keep VC (w0, w1, w2) of pair p (rows v[p, j]) unless an old one's carrier is a
     subset; drop the old supersets. Return True when it was kept."""
