@@ -13,18 +13,25 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+Score = Annotated[float, Field(gt=0, lt=1)]
+Risk = Annotated[float, Field(gt=0, lt=0.5)]
+Games = Annotated[int, Field(ge=2)]
+
 
 class SPRTConfig(BaseModel):
+    """A test's settings; the defaults are the gate against pure MCTS (`VsPureTest`)."""
+
     model_config = ConfigDict(extra="forbid")
 
-    p0: float = Field(0.5, gt=0, lt=1, description="H0: expected score at most p0")
-    p1: float = Field(0.8, gt=0, lt=1, description="H1: expected score at least p1")
-    alpha: float = Field(0.05, gt=0, lt=0.5, description="chance of accepting H1 when H0 holds")
-    beta: float = Field(0.1, gt=0, lt=0.5, description="chance of accepting H0 when H1 holds")
-    max_games: int = Field(40, ge=2, description="the test stops here at the latest")
+    p0: Score = Field(0.5, description="H0: expected score at most p0")
+    p1: Score = Field(0.8, description="H1: expected score at least p1")
+    alpha: Risk = Field(0.05, description="chance of accepting H1 when H0 holds")
+    beta: Risk = Field(0.1, description="chance of accepting H0 when H1 holds")
+    max_games: Games = Field(40, description="the test stops here at the latest")
 
     @model_validator(mode="after")
     def _ordered(self) -> SPRTConfig:
@@ -96,20 +103,15 @@ class SPRT:
 
 
 class VsPureTest(SPRTConfig):
-    """Against pure MCTS at the ladder level: is the candidate clearly stronger?"""
-
-    p0: float = Field(0.5, gt=0, lt=1)
-    p1: float = Field(0.8, gt=0, lt=1)
-    alpha: float = Field(0.05, gt=0, lt=0.5)
-    beta: float = Field(0.1, gt=0, lt=0.5)
-    max_games: int = Field(40, ge=2)
+    """Against pure MCTS at the ladder level: is the candidate clearly stronger? (The
+    defaults: p0 0.5, p1 0.8, alpha 0.05, beta 0.1, 40 games.)"""
 
 
 class VsChampionTest(SPRTConfig):
     """Against the champion: is the candidate not weaker?"""
 
-    p0: float = Field(0.35, gt=0, lt=1)
-    p1: float = Field(0.5, gt=0, lt=1)
-    alpha: float = Field(0.1, gt=0, lt=0.5)
-    beta: float = Field(0.1, gt=0, lt=0.5)
-    max_games: int = Field(20, ge=2)
+    p0: Score = 0.35
+    p1: Score = 0.5
+    alpha: Risk = 0.1
+    beta: Risk = 0.1
+    max_games: Games = 20
