@@ -54,6 +54,9 @@ def bench(
     games: Annotated[int, typer.Option(min=1, help="games in lockstep (self-play batch = games x leaves)")] = 32,
     threads: Annotated[int | None, typer.Option(min=1, help="torch threads for the forward pass")] = None,
     orchestration: Annotated[bool, typer.Option(help="measure only Prefect's overhead per flow and task")] = False,
+    tactics: Annotated[
+        bool, typer.Option(help="the threat solvers on their position suites and random middle games")
+    ] = False,
     selfplay: Annotated[
         bool, typer.Option(help="end-to-end self-play per inference backend, with ratios to eager torch")
     ] = False,
@@ -70,9 +73,18 @@ def bench(
     """Measure pure-MCTS playouts/s, network search sims/s and the bare forward rate: the
     small boards with the default net, the standard boards (15x15, 19x19, 20x20) with a
     size-free net; --board or --big-board picks boards instead (--selfplay: self-play,
-    forward pass and training per inference backend and device)."""
+    forward pass and training per inference backend and device; --tactics: the threat
+    solvers, python -m pipeline.bench.tactics --help for its options)."""
     from pipeline.bench.search import as_dicts, bench_orchestration, plan_bench, records_table, run_plan
 
+    if tactics:
+        from pipeline.bench.tactics import figures
+
+        if quick:  # every tenth Connect6 position, one run each, 10 random middle games a set
+            figures(repeats=1, random_positions=10, every=10)
+        else:
+            figures()
+        return
     if selfplay:
         records = bench_selfplay(quick, backend, device, workers, rounds, params, model)
     else:

@@ -1,27 +1,34 @@
-"""The threat solvers, measured (issue 39): the Connect6 threat-space search on the position
-suite tests/tactics/connect6_vcf.txt, each claimed win replayed against the rules, beside
-the Gomoku VCF/VCT figures (the suite tests/tactics/positions.txt and random middle games).
+"""The threat solvers, measured (issue 39; `zero bench --tactics`): the Connect6
+threat-space search on the position suite tests/tactics/connect6_vcf.txt, each claimed win
+replayed against the rules, then the line solvers' suite tests/tactics/positions.txt (VCF
+and VCT) and random middle games of Gomoku 15x15 (freestyle, exact five) and Connect6 19x19.
 
-    python -m pipeline.bench.tactics [--budget 2000] [--limit-ms 20] [--repeats 3]
-                                     [--reference] [--no-gomoku]
+    zero bench --tactics [--quick]
+    python -m pipeline.bench.tactics [--budget 2000] [--limit-ms 20] [--repeats 3] [--random 100]
+                                     [--every N] [--no-lines]
     python -m pipeline.bench.tactics suite [--games 300] [--net-games 60] [--out FILE]
 
-The first form prints the figures: per Connect6 label, how many positions the search
-(`vcf.c6_solve` through `vcf_into`, the tree's call: a scratch and a table kept, the
+The first two forms print the figures: per Connect6 label, how many positions the search
+(`c6_search.c6_solve` through `vcf_into`, the tree's call: a scratch and a table kept, the
 table cleared before each position) solves within the node budget and within the time
 limit, the mean and largest times and node counts, and the claims on positions without a
 VCF. Times are the searching thread's CPU time (`time.thread_time`: one core, whatever
-else the machine runs), the least of `--repeats` runs; `--reference` adds the same figures
-for the search before line tables (`vcf.c6_solve_pairs`). Every win claimed is replayed
+else the machine runs), the least of `--repeats` runs. Every win claimed is replayed
 move by move (`replay_c6`): at each defender turn the defender has no window of four, the
 attacker's threats need both its stones (or more: then any reply loses), and every pair of
 defender stones that stops them all is played out, its own proof found by the search and
-replayed in turn; the line ends in the attacker's six by the rules.
+replayed in turn; the line ends in the attacker's six by the rules. Then the VCF solver on
+the line suite's VCF positions (solved within `--limit-ms`), the VCT solver on its VCF and
+VCT ones, the no-VCF positions claimed (always 0), and per random set the wins found,
+nodes/s and CPU ms a call. `zero bench --tactics --quick` takes every tenth Connect6
+position, one run each and 10 random middle games a set.
 
 The second form rebuilds the suite (hours on one core): games on connect6:19 between
 classical players (and the shipped net against them), their start-of-turn positions
-screened by the reference search at 20,000 nodes and the open ones labelled at 2,000,000,
-then a stratified choice (see the suite's header)."""
+screened by the search at 20,000 nodes and the open ones labelled at 2,000,000, then a
+stratified choice (see the suite's header; the suite of the tests was labelled by the
+search before line tables, now tests/tactics/reference_pairs.py, which the package does
+not import)."""
 
 from __future__ import annotations
 
@@ -41,7 +48,7 @@ from pipeline.games.connect6 import stones_left_in_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 C6_SUITE = ROOT / "tests" / "tactics" / "connect6_vcf.txt"
-GOMOKU_SUITE = ROOT / "tests" / "tactics" / "positions.txt"
+LINE_SUITE = ROOT / "tests" / "tactics" / "positions.txt"
 DEPTH = 12  # attacker turns the searches look ahead (the tree's default)
 REPLAY_BUDGET = 200_000  # nodes for the proof of each other defender reply, when replaying
 SCREEN_BUDGET = 20_000  # the suite: reference nodes for a first look at every position
@@ -169,12 +176,12 @@ class Solved:
 class C6Solver:
     """A Connect6 search as the tree calls it: one scratch and one table, cleared per call."""
 
-    def __init__(self, spec: GameSpec, reference: bool = False, depth: int = DEPTH, bits: int = 16):
+    def __init__(self, spec: GameSpec, depth: int = DEPTH, bits: int = 16):
+        from pipeline.tactics.lines.c6_search import c6_solve
         from pipeline.tactics.lines.scratch import scratch_for
         from pipeline.tactics.lines.table import new_table
-        from pipeline.tactics.lines.vcf import c6_solve, c6_solve_pairs
 
-        self.solve = c6_solve_pairs if reference else c6_solve
+        self.solve = c6_solve
         self.depth = depth
         self.scratch = scratch_for(spec.new_game().array, depth)
         self.table = new_table(bits)
@@ -284,12 +291,17 @@ def print_c6(title: str, figures: dict[str, dict], budget: int, limit_ms: float)
         )
 
 
-# ---- Gomoku figures (as scripts/bench_tactics.py measures them) -----------------------
+# ---- the line solvers' suite and random middle games ----------------------------------
+
+# (game, stones) of the random middle games: Gomoku 15x15 freestyle and exact five (VCF and
+# VCT), Connect6 19x19 (VCF: double threats; no VCT there)
+RANDOM_SETS = (("gomoku:15", 30), ("gomoku:15x15:k5:exact", 30), ("connect6:19", 31))
 
 
-def load_gomoku_suite() -> list[tuple[GameState, str]]:
+def load_line_suite(path: Path = LINE_SUITE) -> list[tuple[GameState, str]]:
+    """(position, expected) for each line of the suite: vcf, vct, novcf or none."""
     out = []
-    for line in GOMOKU_SUITE.read_text().splitlines():
+    for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         spec_text, black, white, expected, _ = (x.strip() for x in line.split("|"))
@@ -302,6 +314,7 @@ def load_gomoku_suite() -> list[tuple[GameState, str]]:
 
 
 def _timed(solver, state: GameState, budget: int, depth: int, table: np.ndarray, repeats: int = 1):
+    """(result, nodes, the least CPU ms of `repeats` calls), each call from an empty table."""
     pv = np.zeros(512, dtype=np.int64)
     best = float("inf")
     for _ in range(repeats):
@@ -312,42 +325,50 @@ def _timed(solver, state: GameState, budget: int, depth: int, table: np.ndarray,
     return int(result), int(nodes), best
 
 
-def gomoku_figures(budget: int, repeats: int, random_positions: int, limit_ms: float) -> None:
+def line_figures(budget: int, repeats: int, random_positions: int, limit_ms: float) -> None:
+    """The VCF and VCT solvers (`vcf`, `vct`: the tree's calls) on tests/tactics/positions.txt
+    and on random middle games of each of RANDOM_SETS: solved, CPU ms a call, nodes/s."""
     from pipeline.bench.search import centre_weighted
     from pipeline.tactics.lines.table import new_table
     from pipeline.tactics.lines.vcf import vcf
     from pipeline.tactics.lines.vct import vct
 
     table = new_table(14)
-    suite = [(s, e) for s, e in load_gomoku_suite() if s.spec.game == "gomoku"]
+    suite = load_line_suite()
+    for state, _ in suite[:2] + suite[-6:-5]:  # compile or load every kernel before the timings
+        _timed(vcf, state, 100, 4, table)
+        _timed(vct, state, 100, 4, table)
     wins = [s for s, e in suite if e == "vcf"]
     runs = [_timed(vcf, s, budget, 40, table, repeats) for s in wins]
     t = np.array([r[2] for r in runs])
     solved = sum(r[0] == 1 and r[2] <= limit_ms for r in runs)
     print(
-        f"Gomoku suite (tests/tactics/positions.txt), VCF budget {budget:,}: {solved}/{len(wins)} solved within "
+        f"line suite ({LINE_SUITE.relative_to(ROOT)}), VCF budget {budget:,}: {solved}/{len(wins)} solved within "
         f"{limit_ms:g} ms; median {np.median(t):.3f} ms, max {t.max():.3f} ms"
     )
     cases = [s for s, e in suite if e in ("vcf", "vct")]
     runs = [_timed(vct, s, budget, 8, table) for s in cases]
     t = np.array([r[2] for r in runs])
     print(
-        f"Gomoku suite, VCT depth 8: {sum(r[0] for r in runs)}/{len(cases)} solved; median {np.median(t):.3f} ms, "
+        f"line suite, VCT depth 8: {sum(r[0] for r in runs)}/{len(cases)} solved; median {np.median(t):.3f} ms, "
         f"max {t.max():.3f} ms"
     )
     false = sum(_timed(vcf, s, budget, 40, table)[0] for s, e in suite if e in ("none", "novcf"))
-    print(f"Gomoku suite, no-VCF positions claimed: {false}")
+    print(f"line suite, no-VCF positions claimed: {false}")
     rng = np.random.default_rng(0)
-    for spec_text in ("gomoku:15", "gomoku:15x15:k5:exact"):
+    for spec_text, stones in RANDOM_SETS:
         spec = GameSpec.parse(spec_text)
-        states = [s for s in (centre_weighted(spec, rng, 30) for _ in range(random_positions)) if s is not None]
+        states = [s for s in (centre_weighted(spec, rng, stones) for _ in range(random_positions)) if s is not None]
         for name, solver, depth in (("VCF", vcf, 40), ("VCT", vct, 8)):
+            if (spec.game == "connect6" and name == "VCT") or not states:
+                continue
             runs = [_timed(solver, s, budget, depth, table) for s in states]
             t = np.array([r[2] for r in runs])
             nodes = sum(r[1] for r in runs)
             print(
-                f"{spec_text} random 30-stone positions ({len(states)}), {name}: {sum(r[0] for r in runs)} wins, "
-                f"{nodes / max(t.sum(), 1e-9) * 1e3:,.0f} nodes/s, median {np.median(t):.2f} ms, max {t.max():.2f} ms"
+                f"{spec_text} random {stones}-stone positions ({len(states)}), {name}: {sum(r[0] for r in runs)} "
+                f"wins, {nodes / max(t.sum(), 1e-9) * 1e3:,.0f} nodes/s, median {np.median(t):.2f} ms, "
+                f"max {t.max():.2f} ms"
             )
 
 
@@ -398,9 +419,9 @@ def play_games(spec: GameSpec, games: int, seed: int, net_games: int, net_simula
 
 
 def label_positions(spec: GameSpec, games: list[dict], log: Callable[[str], None] = print) -> list[dict]:
-    """Every start-of-turn position (from ply 5) of the games, labelled by the reference
-    search: SCREEN_BUDGET nodes, then LABEL_BUDGET for those it left open."""
-    solver = C6Solver(spec, reference=True, bits=20)
+    """Every start-of-turn position (from ply 5) of the games, labelled by the search:
+    SCREEN_BUDGET nodes, then LABEL_BUDGET for those it left open."""
+    solver = C6Solver(spec, bits=20)
     from pipeline.tactics.lines.solve import Proof
 
     rows = []
@@ -498,6 +519,44 @@ def write_suite(spec: GameSpec, rows: list[dict], path: Path) -> None:
 # ---- main ----------------------------------------------------------------------------
 
 
+def figures(
+    budget: int = 2000,
+    limit_ms: float = 20.0,
+    repeats: int = 3,
+    lines: bool = True,
+    random_positions: int = 100,
+    every: int = 1,
+) -> None:
+    """Everything `zero bench --tactics` prints: the Connect6 suite (every `every`-th
+    position) with each win replayed, the opponent's VCF on its wins, then (`lines`) the
+    line solvers' suite and random middle games."""
+    positions = load_c6_suite()[::every]
+    spec = positions[0].state.spec
+    counts = Counter(p.label for p in positions)
+    t0 = time.perf_counter()
+    solver = C6Solver(spec)
+    solver(positions[0].state, 100)  # compile or load from the cache
+    print(f"warm-up (compile or cache load): {time.perf_counter() - t0:.1f} s")
+    print(f"Connect6 suite {C6_SUITE.relative_to(ROOT)}: " + ", ".join(f"{counts[k]} {k}" for k in sorted(counts)))
+    c6 = c6_figures(positions, solver, budget, limit_ms, repeats, replay=True)
+    print_c6(
+        f"c6_solve, budget {budget:,} nodes, depth {DEPTH}, CPU ms of one thread, least of {repeats}; "
+        "every win replayed against every defender reply:",
+        c6,
+        budget,
+        limit_ms,
+    )
+    wins = [p for p in positions if p.label == "vcf"]
+    opp = opponent_figures(wins, budget)
+    print(
+        f"opponent_vcf_into (the same VCF positions, the defender to move): {opp['found']}/{opp['positions']} found "
+        f"within {budget:,} nodes, the line inside the marked cells in {opp['line_marked']}; "
+        f"{opp['mean_marked']:.1f} cells marked on average; mean {opp['mean_ms']:.2f} ms, max {opp['max_ms']:.1f} ms"
+    )
+    if lines:
+        line_figures(20_000, repeats, random_positions, limit_ms)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command")
@@ -507,12 +566,12 @@ def main(argv: list[str] | None = None) -> None:
     build.add_argument("--seed", type=int, default=2000)
     build.add_argument("--out", type=Path, default=C6_SUITE)
     build.add_argument("--labels", type=Path, help="keep the labelled positions here (JSON lines)")
-    parser.add_argument("--budget", type=int, default=2000, help="node budget of each search")
+    parser.add_argument("--budget", type=int, default=2000, help="node budget of each Connect6 search")
     parser.add_argument("--limit-ms", type=float, default=20.0)
     parser.add_argument("--repeats", type=int, default=3, help="runs per position; the fastest is kept")
-    parser.add_argument("--reference", action="store_true", help="also the search before line tables")
-    parser.add_argument("--no-gomoku", action="store_true")
-    parser.add_argument("--random", type=int, default=100, help="random Gomoku middle games")
+    parser.add_argument("--no-lines", action="store_true", help="leave out the line suite and random middle games")
+    parser.add_argument("--random", type=int, default=100, help="random middle games a set")
+    parser.add_argument("--every", type=int, default=1, help="every N-th position of the Connect6 suite")
     args = parser.parse_args(argv)
     if args.command == "suite":
         spec = GameSpec.parse("connect6:19")
@@ -523,41 +582,9 @@ def main(argv: list[str] | None = None) -> None:
         write_suite(spec, choose_suite(spec, rows), args.out)
         print(f"-> {args.out}")
         return
-    positions = load_c6_suite()
-    spec = positions[0].state.spec
-    counts = Counter(p.label for p in positions)
-    t0 = time.perf_counter()
-    solver = C6Solver(spec)
-    solver(positions[0].state, 100)  # compile or load from the cache
-    print(f"warm-up (compile or cache load): {time.perf_counter() - t0:.1f} s")
-    print(f"Connect6 suite {C6_SUITE.relative_to(ROOT)}: " + ", ".join(f"{counts[k]} {k}" for k in sorted(counts)))
-    figures = c6_figures(positions, solver, args.budget, args.limit_ms, args.repeats, replay=True)
-    print_c6(
-        f"c6_solve, budget {args.budget:,} nodes, depth {DEPTH}, CPU ms of one thread, least of {args.repeats}; "
-        "every win replayed against every defender reply:",
-        figures,
-        args.budget,
-        args.limit_ms,
-    )
-    wins = [p for p in positions if p.label == "vcf"]
-    opp = opponent_figures(wins, args.budget)
-    print(
-        f"opponent_vcf_into (the same VCF positions, the defender to move): {opp['found']}/{opp['positions']} found "
-        f"within {args.budget:,} nodes, the line inside the marked cells in {opp['line_marked']}; "
-        f"{opp['mean_marked']:.1f} cells marked on average; mean {opp['mean_ms']:.2f} ms, max {opp['max_ms']:.1f} ms"
-    )
-    if args.reference:
-        reference = C6Solver(spec, reference=True)
-        reference(positions[0].state, 100)
-        figures = c6_figures(positions, reference, args.budget, args.limit_ms, args.repeats, replay=False)
-        print_c6(
-            f"reference c6_solve_pairs (the search before line tables), budget {args.budget:,} nodes:",
-            figures,
-            args.budget,
-            args.limit_ms,
-        )
-    if not args.no_gomoku:
-        gomoku_figures(20_000, args.repeats, args.random, args.limit_ms)
+    if min(args.repeats, args.every, args.budget) < 1 or args.random < 0:
+        parser.error("--repeats, --every and --budget take at least 1, --random at least 0")
+    figures(args.budget, args.limit_ms, args.repeats, not args.no_lines, args.random, args.every)
 
 
 if __name__ == "__main__":

@@ -69,3 +69,38 @@ def test_the_solver_rate_counts_its_nodes_and_finds_the_wins_of_its_positions():
     rng = np.random.default_rng(3)
     states = [clustered(spec, rng) for _ in range(6)]
     assert figures["solver_wins_found"] == sum(solve_vcf(s, 500) is not None for s in states)
+
+
+def test_zero_bench_tactics_runs_the_solver_figures_a_sample_with_quick(monkeypatch):
+    from typer.testing import CliRunner
+
+    import pipeline.bench.tactics as bench_tactics
+    from pipeline.cli import app
+
+    calls = []
+    monkeypatch.setattr(bench_tactics, "figures", lambda **kwargs: calls.append(kwargs))
+    for argv in (["bench", "--tactics", "--quick"], ["bench", "--tactics"]):
+        assert CliRunner().invoke(app, argv).exit_code == 0
+    assert calls == [{"repeats": 1, "random_positions": 10, "every": 10}, {}]
+
+
+def test_the_solver_figures_on_a_sample_of_the_suites(capsys):
+    """`zero bench --tactics`'s figures, every 25th Connect6 position and two random middle
+    games a set: every claimed Connect6 win replays, no position without a VCF is claimed."""
+    import re
+
+    from pipeline.bench.tactics import RANDOM_SETS, figures
+
+    figures(repeats=1, random_positions=2, every=25)
+    out = capsys.readouterr().out
+    suite = re.search(r"Connect6 suite \S+: (\d+) novcf, (\d+) vcf, (\d+) vcf-new", out)
+    assert suite and int(suite[1]) > 0 and int(suite[2]) > 0
+    assert re.search(rf"  vcf +{suite[2]}: \d+ solved within 2,000 nodes .*; false wins 0;", out)
+    assert re.search(rf"  novcf +{suite[1]}: wins claimed 0 \(false 0\)", out)
+    assert re.search(r"opponent_vcf_into .*: \d+/\d+ found within 2,000 nodes", out)
+    assert re.search(r"line suite \(tests/tactics/positions.txt\), VCF budget 20,000: \d+/\d+ solved within 20 ms", out)
+    assert re.search(r"line suite, VCT depth 8: \d+/\d+ solved", out)
+    assert "line suite, no-VCF positions claimed: 0" in out
+    sets = re.findall(r"^(\S+) random (\d+)-stone positions \(\d\), (VCF|VCT): \d+ wins, [\d,]+ nodes/s", out, re.M)
+    expected = [(spec, str(stones), name) for spec, stones in RANDOM_SETS for name in ("VCF", "VCT")]
+    assert sets == [s for s in expected if not (s[0].startswith("connect6") and s[2] == "VCT")]
