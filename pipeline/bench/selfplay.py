@@ -498,19 +498,21 @@ def bench_reference(
     ]
 
 
+FORWARD_BOARDS = ("gomoku:9x9:k5", "gomoku:15x15:k5")  # the forward pass at the self-play batch, beside params'
+
+
 def run_selfplay_bench(
     params: Params,
-    net: PolicyValueNet | None = None,
-    variants: list[str] | None = None,
-    device: str = "auto",
-    workers: int = 2,
-    rounds: int = 1,
-    quick: bool = False,
-    forward_boards: tuple[str, ...] = ("gomoku:9x9:k5", "gomoku:15x15:k5"),
-    cache_dir: str | None = None,
+    net: PolicyValueNet | None,
+    variants: list[str] | None,
+    device: str,
+    workers: int,
+    rounds: int,
+    quick: bool,
     progress=None,
 ) -> list[Record]:
-    """Everything `zero bench --selfplay` prints, in one run."""
+    """Everything `zero bench --selfplay` prints on one device, in one run (the options as
+    `run_selfplay_bench_on` takes them)."""
     if quick:
         search = params.selfplay.search.model_copy(update={"simulations": 16})
         params = params.model_copy(
@@ -525,17 +527,15 @@ def run_selfplay_bench(
     batch = params.selfplay.parallel_games * params.selfplay.search.leaves_per_step
     if progress:
         progress("forward pass at the self-play batch")
-    records = bench_forward_variants(
-        list(forward_boards), variants, where, batch, threads, 3 if quick else 9, cache_dir
-    )
-    sp, auto_name = bench_selfplay_variants(params, net, variants, where, workers, rounds, cache_dir, progress)
+    records = bench_forward_variants(list(FORWARD_BOARDS), variants, where, batch, threads, 3 if quick else 9, None)
+    sp, auto_name = bench_selfplay_variants(params, net, variants, where, workers, rounds, None, progress)
     records += sp
-    records += bench_selfplay_backend(params, net, where, rounds, cache_dir, quick, progress)
+    records += bench_selfplay_backend(params, net, where, rounds, None, quick, progress)
     if progress:
         progress("training step and DataModule")
     records += bench_training_device(params, where, 2 if quick else 10)
     if not quick:
-        records += bench_reference(params, auto_name, where, workers, cache_dir, progress)
+        records += bench_reference(params, auto_name, where, workers, None, progress)
     return records
 
 
