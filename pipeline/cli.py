@@ -522,12 +522,15 @@ def serve(
     """The browser UI: play the champion, a pretrained model, pure MCTS or an external
     engine declared in params (evaluate.engines)."""
     from pipeline.config import ParamsError, load_params
+    from pipeline.nets.checkpoint import CheckpointError
+    from pipeline.players.discovery import check_sources
     from pipeline.serve.app import serve as run
 
     path = params or (Path("params.yaml") if Path("params.yaml").is_file() else None)
     try:
         declared = load_params(path) if path else None
-    except ParamsError as exc:
+        check_sources(models or [])
+    except (ParamsError, CheckpointError) as exc:
         raise fail(str(exc)) from None
     console.print(f"zero-pipeline on http://{host}:{port}")
     with stops_cleanly("server", resumable=False):

@@ -63,6 +63,30 @@ def checkpoint_files(sources: list[Path] | tuple[Path, ...] = DEFAULT_SOURCES) -
     return files
 
 
+def check_sources(sources: list[Path] | tuple[Path, ...]) -> None:
+    """Sources a user named (`zero serve --models`): each must be a readable checkpoint or
+    a folder holding one, else a CheckpointError (one line) naming the first that is not,
+    so a mistyped path is an error rather than a server with nothing to offer."""
+    for source in sources:
+        if not source.exists():
+            raise CheckpointError(f"{source}: no such file or folder")
+        if source.is_file():
+            checkpoint_reach(source)
+            continue
+        files = checkpoint_files([source])
+        if not files:
+            raise CheckpointError(f"{source}: no checkpoint (*.pt) in this folder")
+        problems = []
+        for path in files:
+            try:
+                checkpoint_reach(path)
+                break
+            except CheckpointError as exc:
+                problems.append(str(exc))
+        else:
+            raise CheckpointError(f"{source}: none of its {len(files)} .pt files is readable ({problems[0]})")
+
+
 def scan_models(sources: list[Path] | tuple[Path, ...] = DEFAULT_SOURCES) -> dict[str, ModelEntry]:
     """The readable checkpoints among `sources`, by id (the file's stem, or folder-stem
     where two share a stem). Unreadable files are left out."""

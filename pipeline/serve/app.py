@@ -12,7 +12,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from pipeline.games.base import GameSpec
-from pipeline.players.discovery import DEFAULT_SOURCES, scan_models
+from pipeline.players.discovery import DEFAULT_SOURCES, check_sources, scan_models
 from pipeline.players.engines import EngineConfig
 from pipeline.serve.errors import install_error_handlers
 from pipeline.serve.registry import Models, offered_engines
@@ -47,8 +47,11 @@ def serve(
     engines: list[EngineConfig] | None = None,
     engine_game: GameSpec | None = None,
 ) -> None:
+    """Serve until stopped. Model sources given (`--models`) must each hold a checkpoint
+    (a CheckpointError before anything starts, else)."""
     import uvicorn
 
+    check_sources(model_dirs or [])
     uvicorn.run(
         create_app(model_dirs, engines=engines, engine_game=engine_game), host=host, port=port, log_level="warning"
     )

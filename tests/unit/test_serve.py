@@ -3,6 +3,7 @@ interface with the budget they are given (the web app through FastAPI's test cli
 brain and the HTP engine in process)."""
 
 import io
+import re
 
 import numpy as np
 import pytest
@@ -11,7 +12,7 @@ from fastapi.testclient import TestClient
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import CheckpointError, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
-from pipeline.players.discovery import find_model, scan_models
+from pipeline.players.discovery import check_sources, find_model, scan_models
 from pipeline.players.factory import protocol_player
 from pipeline.players.search import NetPlayer, PurePlayer
 from pipeline.search.evaluator import UniformEvaluator
@@ -161,6 +162,38 @@ def test_model_discovery_is_one_place(models, tmp_path):
     thought = bot.think(SPEC.new_game())
     assert thought.simulations == 12 and np.isclose(thought.visits.sum(), 11)
     assert isinstance(protocol_player(SPEC, None, playouts=50), PurePlayer)
+
+
+def test_model_sources_that_offer_nothing_are_named(models, tmp_path):
+    check_sources([models, models / "tiny-7x7.pt"])  # a folder with a checkpoint, a checkpoint
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    (junk / "a.pt").write_bytes(b"not a checkpoint")
+    cases = {
+        tmp_path / "BADPATH": "no such file or folder",
+        empty: "no checkpoint (*.pt) in this folder",
+        junk: "none of its 1 .pt files is readable",
+        models / "broken.pt": "not a readable checkpoint",
+    }
+    for source, why in cases.items():
+        with pytest.raises(CheckpointError, match=re.escape(why)):
+            check_sources([models, source])
+
+
+def test_zero_serve_with_a_bad_models_path_says_so_and_exits(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import pipeline.serve.app
+    from pipeline.cli import app
+
+    started = []
+    monkeypatch.setattr(pipeline.serve.app, "serve", lambda *a, **k: started.append(a))
+    result = CliRunner().invoke(app, ["serve", "--models", str(tmp_path / "BADPATH")])
+    assert result.exit_code != 0 and not started
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "BADPATH: no such file or folder" in lines[0], result.output
 
 
 def test_the_web_app_takes_its_board_limits_from_the_game_spec(models):
