@@ -1,7 +1,7 @@
 """Model discovery, in one place: which checkpoints a server offers and which model plays a
 given game (`choose_model`: the exact game first, else the size-free net of the nearest
-board, else pure MCTS). The brain, the HTP engine, the terminal game and the web app all
-ask here."""
+board, else pure MCTS; a Hex net trained with the swap rule also plays without it). The
+brain, the HTP engine, the terminal game and the web app all ask here."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import CheckpointError, checkpoint_plays
-from pipeline.nets.resnet import same_rules
+from pipeline.nets.resnet import same_rules, weights_fit
 from pipeline.players.models import checkpoint_game
 
 # Where models are looked for by default: the shipped pretrained champions, then the
@@ -124,7 +124,10 @@ def checkpoint_reach(path: Path) -> tuple[GameSpec, bool]:
 
 
 def can_play(trained: GameSpec, size_free: bool, spec: GameSpec) -> bool:
-    return trained == spec or (size_free and same_rules(trained, spec))
+    """Whether a net trained on `trained` plays `spec`: exactly its game, or (size-free) any
+    board of its game and rules, a Hex net trained with the swap rule also without it
+    (`weights_fit`, what loading allows)."""
+    return trained == spec or (size_free and weights_fit(trained, spec))
 
 
 # Rule sets whose nets may stand in for a rule set with none of its own, nearest first:
@@ -156,7 +159,9 @@ def choose_model(
       running; the user chose that file, so nothing else is swapped in silently);
     - else the first checkpoint among `sources` trained on exactly `spec`;
     - else a size-free checkpoint of the same game and rules, the one trained on the
-      nearest board size (ties: the larger board, then the order of `sources`);
+      nearest board size (ties: the same swap rule, then the larger board, then the
+      order of `sources`); a Hex net trained with the swap rule plays without it, so
+      hex:11 without swap gets the 11x11 swap champion rather than an 8x8 net;
     - else None: pure MCTS, and the note says no model plays this board."""
     if explicit is not None:
         trained, size_free = checkpoint_reach(explicit)
@@ -187,8 +192,9 @@ def _as_stand_in(trained: GameSpec, size_free: bool, spec: GameSpec) -> GameSpec
 
 def _nearest(spec: GameSpec, sources: list[Path] | tuple[Path, ...]) -> tuple[Path, GameSpec, bool] | None:
     """The first checkpoint trained on exactly `spec`, else the size-free one of the same
-    game and rules trained on the nearest board (ties: the larger, then source order)."""
-    fits: list[tuple[tuple[int, int, int], Path, GameSpec, bool]] = []
+    game and rules trained on the nearest board (ties: the same swap rule, then the
+    larger board, then source order)."""
+    fits: list[tuple[tuple[int, bool, int, int], Path, GameSpec, bool]] = []
     for order, path in enumerate(checkpoint_files(sources)):
         try:
             trained, size_free = checkpoint_reach(path)
@@ -196,7 +202,7 @@ def _nearest(spec: GameSpec, sources: list[Path] | tuple[Path, ...]) -> tuple[Pa
             continue
         if can_play(trained, size_free, spec):
             distance = abs(trained.height - spec.height) + abs(trained.width - spec.width)
-            fits.append(((distance, -trained.cells, order), path, trained, size_free))
+            fits.append(((distance, trained.swap != spec.swap, -trained.cells, order), path, trained, size_free))
     if not fits:
         return None
     _, path, trained, size_free = min(fits, key=lambda fit: fit[0])
@@ -208,8 +214,10 @@ def note_for(path: Path, trained: GameSpec, size_free: bool, target: GameSpec, s
     (another board size, or another rule set standing in for `spec`'s)."""
     spec = spec or target
     notes = []
-    if trained != target:
+    if (trained.height, trained.width) != (target.height, target.width):
         notes.append(f"size-free, trained on {trained.height}x{trained.width}")
+    if trained.swap != target.swap:
+        notes.append("trained with the swap rule, playing without it")
     if target.rules != spec.rules:
         net = {"exact": "an exact-five", "freestyle": "a freestyle"}.get(target.rules, target.rules)
         notes.append(f"{net} net standing in: no {spec.rules} model; the search plays by the {spec.rules} rules")

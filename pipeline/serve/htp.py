@@ -54,12 +54,13 @@ class SwapRuleError(ValueError):
 
 
 def swap_rule_mismatch(model: Path, spec: GameSpec) -> str | None:
-    """Why `model` cannot play `spec` when the swap rule alone is wrong, else None."""
+    """Why `model` cannot play `spec` when the swap rule alone is wrong, else None (a net
+    trained with the swap rule also plays without it: only the other way is wrong)."""
     try:
         trained, size_free = checkpoint_reach(model)
     except CheckpointError:
         return None  # choose_model says what is wrong with the file
-    if trained.game != spec.game or trained.swap == spec.swap:
+    if trained.game != spec.game or trained.swap == spec.swap or can_play(trained, size_free, spec):
         return None
     if not can_play(trained, size_free, spec.model_copy(update={"swap": trained.swap})):
         return None

@@ -69,8 +69,40 @@ def test_the_rule_and_the_swap_choose_too(models):
     assert chosen(gomoku(20, "exact"), models)[0] == "gomoku-9x9-exact"
     assert chosen(GameSpec(game="hex", size=11, swap=True), models)[0] == "hex-5x5-swap"
     # A fixed-size net plays no other board: pure MCTS, and the note says so.
-    assert chosen(GameSpec(game="hex", size=7), models) == (None, "no model plays hex:7x7: pure MCTS")
+    assert chosen(GameSpec(game="gomoku", size=7, k=4), models) == (
+        None,
+        "no model plays gomoku:7x7:k4:freestyle: pure MCTS",
+    )
     assert chosen(GameSpec(game="connect6", size=19), models)[0] is None
+
+
+def test_a_hex_net_trained_with_the_swap_rule_plays_without_it_the_board_first(models):
+    # hex:7 without swap: the fixed-size 5x5 net cannot, the size-free swap net can.
+    assert chosen(GameSpec(game="hex", size=7), models) == (
+        "hex-5x5-swap",
+        "hex-5x5-swap.pt plays hex:7x7 (size-free, trained on 5x5; trained with the swap rule, playing without it)",
+    )
+    # On its own board without swap, the net of that board and rule still comes first.
+    assert chosen(GameSpec(game="hex", size=5), models)[0] == "hex-5x5"
+
+
+def test_the_nearest_board_wins_over_the_same_swap_rule(tmp_path):
+    # The shipped case: hex:11 without swap gets the 11x11 swap champion, not the 8x8 net.
+    for name, spec in [
+        ("hex-11x11-swap", GameSpec(game="hex", size=11, swap=True)),
+        ("hex-8x8", GameSpec(game="hex", size=8)),
+    ]:
+        save_checkpoint(tmp_path / f"{name}.pt", PolicyValueNet(spec, FREE))
+    assert chosen(GameSpec(game="hex", size=11), tmp_path) == (
+        "hex-11x11-swap",
+        "hex-11x11-swap.pt plays hex:11x11 (trained with the swap rule, playing without it)",
+    )
+    assert chosen(GameSpec(game="hex", size=9), tmp_path)[0] == "hex-8x8"  # nearer, and the same rule
+    assert chosen(GameSpec(game="hex", size=10), tmp_path)[0] == "hex-11x11-swap"  # nearer
+    # A net trained without the swap never learned its swap reply: it plays no swap game.
+    assert chosen(GameSpec(game="hex", size=8, swap=True), tmp_path)[0] == "hex-11x11-swap"
+    (tmp_path / "hex-11x11-swap.pt").unlink()
+    assert chosen(GameSpec(game="hex", size=8, swap=True), tmp_path)[0] is None
 
 
 def test_an_explicit_model_plays_what_it_can_or_says_why_not(models):
@@ -282,7 +314,7 @@ def test_htp_boardsize_picks_the_model_again(models):
     assert replies[3] == "=" and replies[4].startswith("? unacceptable size: hex board must be square, 2..19")
     assert notes == [
         "hex-5x5.pt plays hex:5x5",
-        "no model plays hex:7x7: pure MCTS, 30 playouts a move",
+        "hex-5x5-swap.pt plays hex:7x7 (size-free, trained on 5x5; trained with the swap rule, playing without it)",
         "hex-5x5.pt plays hex:5x5",
     ]
     _, swap = htp_session(models, ["boardsize 11"], size=7, swap=True)
@@ -305,11 +337,11 @@ def test_htp_with_a_model_that_cannot_play_the_board(models):
 
 
 def test_htp_with_a_model_of_the_other_swap_rule_says_which_rule_and_how_to_start(models):
+    # A net trained with the swap rule plays without it (its swap reply is never asked for).
+    replies, notes = htp_session(models, ["genmove b", "boardsize 7", "genmove b"], model="hex-5x5-swap", size=5)
+    assert replies[0].startswith("= ") and replies[1] == "=" and replies[2].startswith("= ")
+    assert notes[0] == "hex-5x5-swap.pt plays hex:5x5 (trained with the swap rule, playing without it)"
     # The size is one the model plays; the rule is not: the answer says so, not "unacceptable size".
-    replies, notes = htp_session(models, ["genmove b", "boardsize 7"], model="hex-5x5-swap", size=5)
-    why = "hex-5x5-swap.pt was trained with the swap rule: start `zero htp` with --swap to play it"
-    assert notes == [f"no bot for hex:5x5: {why}"]
-    assert replies[:2] == [f"? {why}", f"? {why}"]
     replies, _ = htp_session(models, ["boardsize 5", "genmove b"], model="hex-5x5", size=5, swap=True)
     assert replies[0] == "? hex-5x5.pt was trained without the swap rule: start `zero htp` without --swap to play it"
     # A size the model cannot play under either rule is still an unacceptable size.
@@ -318,3 +350,4 @@ def test_htp_with_a_model_of_the_other_swap_rule_says_which_rule_and_how_to_star
     # With the rule it was trained with, it plays.
     replies, _ = htp_session(models, ["boardsize 7", "genmove b"], model="hex-5x5-swap", size=5, swap=True)
     assert replies[0] == "=" and replies[1].startswith("= ")
+
