@@ -463,7 +463,7 @@ def brain(
     simulations: Annotated[int, typer.Option(min=1, help="network search per move, at most")] = 800,
     playouts: Annotated[int, typer.Option(min=1, help="pure-MCTS playouts per move when no model fits")] = 20000,
 ) -> None:
-    """Gomocup/Piskvork brain protocol on stdin/stdout (Gomoku; INFO rule 1 = exact five)."""
+    """Gomocup/Piskvork brain protocol on stdin/stdout (Gomoku; INFO rule 0 freestyle, 1 exact five, 4 renju)."""
     from pipeline.serve.brain import run_brain
 
     with stops_cleanly("brain", resumable=False):

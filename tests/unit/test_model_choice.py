@@ -9,6 +9,7 @@ from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import CheckpointError, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.players.discovery import choose_model
+from pipeline.serve import brain as brain_module
 from pipeline.serve.brain import run_brain
 from pipeline.serve.htp import run_htp
 
@@ -351,3 +352,14 @@ def test_htp_with_a_model_of_the_other_swap_rule_says_which_rule_and_how_to_star
     replies, _ = htp_session(models, ["boardsize 7", "genmove b"], model="hex-5x5-swap", size=5, swap=True)
     assert replies[0] == "=" and replies[1].startswith("= ")
 
+
+def test_zero_brain_help_names_every_rule_it_plays():
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    result = CliRunner().invoke(app, ["brain", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.replace("│", " ").split())
+    assert brain_module.PLAYS == "0 freestyle, 1 exact five, 4 renju"
+    assert f"INFO rule {brain_module.PLAYS}" in text, text
