@@ -420,6 +420,34 @@ class GameState:
         self.history.append(action)
         return self
 
+    def place(self, move: int | str, player: int) -> GameState:
+        """Set up a position the way GTP front ends do (`play w a1` with black to move): a
+        stone of `player` on `move`, and the other player to move. The player to move is
+        an ordinary `apply`; for the other, the ply goes on by two (a turn for each), so
+        the side to move still follows from the ply as every kernel expects. Games whose
+        turn is one stone only (Connect6's two-stone turns are refused), and a stone, not
+        the swap: a swap game set up this way offers no swap afterwards. `history` keeps
+        the cells in the order placed, so after a placement out of turn it no longer
+        replays the position by itself: a caller that undoes keeps the colours too."""
+        if player not in (0, 1):
+            raise IllegalMoveError(f"player must be 0 or 1, not {player!r}")
+        if player == self.current_player:
+            return self.apply(move)
+        if self.spec.kind == CONNECT6:
+            raise IllegalMoveError("connect6 plays its turns in order: a stone out of turn is not supported")
+        action = self.to_action(move)
+        if action >= self.spec.cells:
+            raise IllegalMoveError(f"move {self.spec.action_name(action)} is only for the player to move")
+        saved = self.array.copy()
+        self.array[PLY] += 1
+        self.array[TO_MOVE] = player
+        code = kernels.apply_action(self.array, np.int64(action))
+        if code != 0:
+            self.array[:] = saved
+            raise IllegalMoveError(f"move {self.spec.action_name(action)} is illegal: {_REASONS[int(code)]}")
+        self.history.append(action)
+        return self
+
     def observation(self) -> np.ndarray:
         out = np.zeros(self.spec.obs_shape, dtype=np.float32)
         kernels.observe(self.array, out)

@@ -4,6 +4,11 @@ from the top (a1 is the top-left); the swap is `swap-pieces` (or `swap`), with H
 meaning: the board is unchanged, the players exchange colours, and white moves next
 (`pipeline.games.htp_frame` maps it onto our rules).
 
+A `play` of the colour not to move is accepted, as MoHex and the other HTP engines accept
+it, since GTP front ends set up positions with stones in any colour order: the stone is
+placed for that colour and the other colour is to move (`GameState.place`); `undo` takes
+it back like any move.
+
 Every `boardsize` picks its model again (`pipeline.players.discovery.choose_model`: a model
 trained on that board, else a size-free one of the same rules, else pure MCTS) and says
 which on stderr, which HexGui shows in its shell window. A size the `--model` given
@@ -90,11 +95,13 @@ class HtpEngine:
         self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
         self.player: Player | None = None
         self.unplayable: str | None = None  # why the board has no bot
+        self.moves: list[tuple[int, int]] = []  # (our player, action) of each stone, for undo
         try:
             self.set_size(size)
         except ValueError as exc:  # the engine runs: the GUI's `boardsize` may fix it
             self.spec = GameSpec(game="hex", size=size, swap=swap)
             self.state = self.spec.new_game()
+            self.moves = []
             self.unplayable = str(exc)
             self.say(f"no bot for {self.spec}: {exc}")
 
@@ -107,6 +114,7 @@ class HtpEngine:
         player, note = self.player_for_board(spec)
         self.spec, self.player, self.unplayable = spec, player, None
         self.state: GameState = spec.new_game()
+        self.moves = []
         if note:
             self.say(note)
 
@@ -116,10 +124,31 @@ class HtpEngine:
         return self.player
 
     def apply(self, action: int) -> None:
-        """Play `action`; the bot's tree follows the game."""
+        """Play `action` for the player to move; the bot's tree follows the game."""
+        mover = self.state.current_player
         self.state.apply(action)
+        self.moves.append((mover, action))
         if not self.state.is_terminal and self.player is not None:
             self.player.observe(0, self.state, action)
+
+    def place(self, player: int, action: int) -> None:
+        """A stone of `player`, who is not to move (a position set up out of turn): the
+        other player moves next, and the bot starts a new tree (a move list no longer
+        names one position once stones come out of turn)."""
+        self.state.place(action, player)
+        self.moves.append((player, action))
+        self.new_tree()
+
+    def new_tree(self) -> None:
+        if self.player is not None:
+            self.player.start(self.spec, 1, 0)
+
+    def replay(self, moves: list[tuple[int, int]]) -> None:
+        """The board after `moves`, each stone for its own player, in or out of turn."""
+        state = self.spec.new_game()
+        for player, action in moves:
+            state.place(action, player)
+        self.state, self.moves = state, list(moves)
 
     def colour(self, text: str) -> int:
         try:
@@ -143,17 +172,20 @@ class HtpEngine:
             self.boardsize(args)
             return ""
         if command == "clear_board":
-            self.state = self.spec.new_game()
+            self.replay([])
+            self.new_tree()
             return ""
         if command == "play":
             if len(args) < 2:
                 raise HtpError("play needs a colour and a move")
             colour = self.colour(args[0])
-            self.check_turn(colour)
             if self.state.is_terminal:
                 raise HtpError("the game is over")
-            _, action = from_htp(self.spec, self.state.history, colour, args[1])
-            self.apply(action)
+            player, action = from_htp(self.spec, self.state.history, colour, args[1])
+            if player == self.state.current_player:
+                self.apply(action)
+            else:  # out of turn: the stone for that colour, the other to move
+                self.place(player, action)
             return ""
         if command == "genmove":
             if not args:
@@ -166,10 +198,12 @@ class HtpEngine:
             self.apply(thought.action)
             return self.move_name(history, player, thought.action)
         if command == "undo":
-            if not self.state.history:
+            if not self.moves:
                 raise HtpError("nothing to undo")
-            moves = self.state.history[:-1]
-            self.state = self.spec.replay(moves)
+            out_of_turn = self.out_of_turn()
+            self.replay(self.moves[:-1])
+            if out_of_turn:
+                self.new_tree()
             return ""
         if command == "showboard":
             return "\n" + self.render()
@@ -190,6 +224,10 @@ class HtpEngine:
             raise HtpError(str(exc)) from None
         except ValueError as exc:
             raise HtpError(f"unacceptable size: {exc}") from None
+
+    def out_of_turn(self) -> bool:
+        """Whether any stone of the game was placed out of turn."""
+        return any(player != i % 2 for i, (player, _) in enumerate(self.moves))
 
     def check_turn(self, colour: int) -> None:
         """HTP's colours: after `swap-pieces` the players have exchanged them."""

@@ -117,7 +117,10 @@ def test_htp_full_game_against_pure_mcts():
     assert htp(engine, "boardsize 5")[0] == "="
     # Errors keep the engine running.
     assert htp(engine, "play b z9")[0].startswith("? ")
-    assert htp(engine, "play w a1")[0] == "? it is black's turn"
+    # A stone out of turn is placed, as GTP front ends set positions up; undo takes it back.
+    assert htp(engine, "play w a1")[0] == "="
+    assert "O" in htp(engine, "showboard")[1]
+    assert htp(engine, "undo")[0] == "="
     assert htp(engine, "boardsize 99")[0].startswith("? ")
     assert htp(engine, "fly")[0].startswith("? unknown command")
 
@@ -149,8 +152,9 @@ def test_htp_swap():
     assert htp(engine, "play w swap-pieces")[0] == "="
     board = htp(engine, "showboard")[1]
     assert "X" in board and "O" not in board  # black's stone stays where it was
-    assert htp(engine, "play b a1")[0].startswith("?")  # white is to move
     assert htp(engine, "play w b1")[0].startswith("?")  # b1 is black's stone
+    assert htp(engine, "play b a1")[0] == "="  # out of turn: placed, white still to move
+    assert htp(engine, "undo")[0] == "="
     assert htp(engine, "play w a1")[0] == "="
     reply = htp(engine, "genmove b")[0]
     assert reply.startswith("= ") and reply[2:] not in ("a1", "b1")

@@ -384,6 +384,38 @@ def test_hex_blocked_chain_does_not_win():
     assert state.board()[hex_rc("c4")] == 1
 
 
+def test_a_stone_out_of_turn_is_placed_and_the_other_player_moves():
+    # GTP front ends set up positions in any colour order (`play w a2` with black to move).
+    state = GameSpec.parse("hex:3").new_game()
+    state.place("a2", 1)
+    assert state.board()[1, 0] == 2 and state.current_player == 0 and state.ply % 2 == 0
+    state.place("b2", 1)  # white again, still out of turn
+    assert state.current_player == 0 and state.ply % 2 == 0
+    assert_ongoing(state)
+    state.place("a1", 0)  # black's turn: an ordinary move
+    assert state.current_player == 1
+    state.apply("c2")  # white joins left and right through the placed stones
+    assert_finished(state, 1)
+    assert state.history == [3, 4, 0, 5]
+
+
+def test_a_stone_out_of_turn_is_refused_where_it_cannot_go():
+    state = GameSpec.parse("hex:3:swap").new_game()
+    state.place("b2", 1)
+    assert not state.swap_available  # a position set up out of turn offers no swap
+    before = state.array.copy()
+    for move, player, why in [("b2", 1, "occupied"), ("swap", 1, "only for the player to move"), ("a1", 2, "0 or 1")]:
+        with pytest.raises(IllegalMoveError, match=why):
+            state.place(move, player)
+    np.testing.assert_array_equal(state.array, before)
+    with pytest.raises(IllegalMoveError, match="connect6 plays its turns in order"):
+        GameSpec.parse("connect6:10").new_game().place("e5", 1)
+    gomoku = GameSpec.parse("gomoku:5:k3").new_game()
+    for cell in ("a1", "b1", "c1"):
+        gomoku.place(cell, 1)
+    assert_finished(gomoku, 1)
+
+
 def test_hex_swap_mirrors_the_first_stone_and_player0_moves_next():
     spec = GameSpec.parse("hex:5:swap")
     assert spec.num_actions == 26

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from pipeline.games.base import GameSpec
+from pipeline.games.base import GameSpec, IllegalMoveError
 from pipeline.nets.checkpoint import CheckpointError, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
 from pipeline.players.discovery import check_sources, find_model, scan_models
@@ -20,7 +20,7 @@ from pipeline.search.mcts import SearchConfig
 from pipeline.search.tree import ACTION, VISITS
 from pipeline.serve.app import create_app
 from pipeline.serve.brain import Brain
-from pipeline.serve.htp import HtpEngine
+from pipeline.serve.htp import HtpEngine, HtpError
 
 pytestmark = pytest.mark.unit
 
@@ -150,6 +150,36 @@ def test_htp_genmove_spends_the_bots_budget():
     assert searcher.last_playouts == 2000 or searcher.solved
     htp.execute("play", ["w", "a1" if move != "a1" else "b1"])
     assert htp.execute("genmove", ["b"]) != "resign"
+
+
+def test_htp_play_out_of_turn_places_the_stone_and_the_other_colour_moves():
+    bots = []
+
+    def make(spec):
+        bots.append(PurePlayer(200, reuse=True))
+        return bots[-1], ""
+
+    htp = HtpEngine(make, size=3)
+    # A front end setting up a position: white first, then two black stones in a row.
+    for colour, move in [("w", "a2"), ("b", "a1"), ("b", "c3")]:
+        assert htp.execute("play", [colour, move]) == ""
+    assert htp.state.board()[1, 0] == 2 and htp.state.board()[0, 0] == 1 and htp.state.board()[2, 2] == 1
+    assert htp.state.current_player == 1  # white, the colour not just placed
+    with pytest.raises(HtpError, match="black's turn|white's turn"):
+        htp.execute("genmove", ["b"])
+    reply = htp.execute("genmove", ["w"])
+    assert reply not in ("resign", "a2", "a1", "c3")
+    # undo takes back the genmove and then the stones placed out of turn, one at a time.
+    for stones in (3, 2, 1, 0):
+        assert htp.execute("undo", []) == ""
+        assert int((htp.state.board() != 0).sum()) == stones
+    assert htp.state.current_player == 0 and htp.moves == []
+    with pytest.raises(HtpError, match="nothing to undo"):
+        htp.execute("undo", [])
+    # An occupied cell is still refused, whoever plays it.
+    htp.execute("play", ["w", "b2"])
+    with pytest.raises(IllegalMoveError, match="occupied"):
+        htp.execute("play", ["w", "b2"])
 
 
 def test_model_discovery_is_one_place(models, tmp_path):
