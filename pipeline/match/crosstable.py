@@ -12,6 +12,7 @@ path of games to the anchor gets no rating. Written as Markdown (crosstable.md),
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,11 +27,15 @@ PRIOR_DRAWS = 1.0  # virtual draws a pairing in the fit (as `fit_ratings` counts
 
 
 def rating_errors(
-    games: list[tuple[str, str, float]], ratings: dict[str, float], anchor: str, prior_draws: float = PRIOR_DRAWS
+    games: list[tuple[str, str, float]],
+    ratings: dict[str, float],
+    anchor: str | Iterable[str],
+    prior_draws: float = PRIOR_DRAWS,
 ) -> dict[str, float]:
-    """Standard error (Elo) of each rating relative to the anchor's, from the fit's
-    curvature: the inverse of the information matrix over the players other than the
-    anchor. The anchor's own error is 0."""
+    """Standard error (Elo) of each rating relative to the anchor's (or anchors', all held
+    fixed), from the fit's curvature: the inverse of the information matrix over the
+    players other than the anchors. An anchor's own error is 0."""
+    fixed = {anchor} if isinstance(anchor, str) else set(anchor)
     names = sorted(ratings)
     index = {n: i for i, n in enumerate(names)}
     n = len(names)
@@ -43,8 +48,8 @@ def rating_errors(
     e = 1.0 / (1.0 + np.exp(-(r[:, None] - r[None, :])))
     w = played * e * (1.0 - e)
     information = np.diag(w.sum(axis=1)) - w
-    free = [index[name] for name in names if name != anchor]
-    errors = {anchor: 0.0}
+    free = [index[name] for name in names if name not in fixed]
+    errors = dict.fromkeys(fixed, 0.0)
     if free:
         covariance = np.linalg.pinv(information[np.ix_(free, free)])
         for k, i in enumerate(free):

@@ -207,9 +207,9 @@ class ClassicalLadder(BaseModel):
     deepest_beaten: int | None
 
     def headline(self) -> dict[str, Any]:
-        # "ladder" shares promotion.json's column (there the pure-MCTS level): `dvc metrics
+        # "beaten" shares promotion.json's column (there the pure-MCTS level): `dvc metrics
         # show` stays within 120 columns; 0 is "no depth beaten".
-        return {"ladder": self.deepest_beaten or 0}
+        return {"beaten": self.deepest_beaten or 0}
 
 
 class EvaluationReport(StageReport):
@@ -264,9 +264,16 @@ class PromotionReport(StageReport):
     vs_champion_sprt: SPRTReport | None
 
     def metrics(self) -> dict[str, dict[str, Any]]:
-        # "decision" shares the evaluation rows' column (their SPRT's H1/H0), which keeps
-        # `dvc metrics show` within 120 columns; "ladder" is the level the next candidate faces.
-        figures: dict[str, Any] = {"decision": "promoted" if self.promoted else "refused", "ladder": self.ladder_after}
+        # `beaten` is the strongest pure-MCTS level a promoted generation has beaten (0:
+        # none yet), `rating` this generation's Bradley-Terry estimate
+        # (`pipeline.stages.promote.rating_fit`); the MLflow `strength` run logs both under
+        # these names, with `level_played` and `next_level` (`ladder_before`/`_after` here),
+        # which `dvc metrics show` leaves out to stay within 120 columns ("decision" shares
+        # the evaluation rows' column, their SPRT's H1/H0).
+        figures: dict[str, Any] = {
+            "decision": "promoted" if self.promoted else "refused",
+            "beaten": self.strongest_level_beaten or 0,
+        }
         if self.rating is not None:
             figures["rating"] = self.rating
         return {"promotion.json": figures}

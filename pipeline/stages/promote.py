@@ -3,6 +3,13 @@ away); it replaces the champion only when the gate passed for the very file that
 evaluated. A pass registers an MLflow model version with the alias `champion` and moves
 the ladder to its next level. Every generation's rating is fitted over the games table.
 
+The figures it writes (reports/promotion.json, the MLflow `strength` run) use one set of
+names: `beaten` the strongest pure-MCTS level a promoted generation has beaten so far (0:
+none yet) and `rating` this generation's Bradley-Terry estimate (a point estimate from the
+games it played; see `rating_fit`), in both; `level_played` the level this candidate
+faced and `next_level` the level the next candidate faces, in MLflow (and in the details
+as `ladder_before` and `ladder_after`).
+
 Idempotent: each step checks whether it is already done, so a promote killed anywhere
 and rerun ends in the same state, with one registry version per promoted generation."""
 
@@ -58,6 +65,21 @@ def copy_if_different(source: Path, target: Path, digest: str) -> None:
 
 
 def ratings_now(params: Params, paths: Paths) -> dict[str, float]:
+    return rating_fit(params, paths)[0]
+
+
+def rating_fit(params: Params, paths: Paths) -> tuple[dict[str, float], dict[str, float]]:
+    """Every player's rating over the games table, the pure-MCTS levels fixed at their
+    conventional ratings, and each rating's standard error (Elo; 0 for the anchors).
+
+    A rating is a point estimate from the games the player played: a generation that met
+    only pure:500 is placed by its score there, with one virtual draw so a sweep stays
+    finite. 10 wins of 10 put it 400 log10(10.5 / 0.5) = 529 Elo above pure:500 (-100),
+    at +429, above pure:1000 (0), a level it never played; the standard error (251 Elo
+    for those ten games, a 95% interval of +-493) says how loosely they place it. The
+    ladder's `beaten` is the other figure: what the sequential test certified."""
+    from pipeline.match.crosstable import rating_errors
+
     rows = read_games(paths.games_table)
     cfg = params.evaluate
     names = {n for r in rows for n in (r["player"], r["opponent"])}
@@ -66,7 +88,11 @@ def ratings_now(params: Params, paths: Paths) -> dict[str, float]:
         elo = anchor_elo(n, cfg.anchor_playouts, cfg.anchor_elo_per_doubling)
         if elo is not None:
             anchors[n] = elo
-    return fit_ratings(as_results(rows), anchors)
+    games = as_results(rows)
+    ratings = fit_ratings(games, anchors)
+    if not anchors:
+        return ratings, {}
+    return ratings, rating_errors(games, ratings, anchors)
 
 
 def strongest_beaten(history: list[dict[str, Any]]) -> int | None:
@@ -212,7 +238,10 @@ def log_strength_of(context: StageContext, p: Promotion, rating: float | None) -
         "vs_pure_llr_lower": sprt.lower_bound,
         "vs_pure_llr_upper": sprt.upper_bound,
         "vs_pure_accepted": float(sprt.accepted),
-        "ladder": p.ladder_before,
+        # The names of reports/promotion.json (see the module's docstring).
+        "level_played": p.ladder_before,
+        "beaten": strongest_beaten(p.state.history) or 0,
+        "next_level": p.state.ladder,
         "games_played": p.state.games_played,
         "promoted": float(p.passed),
     }

@@ -115,17 +115,21 @@ def plot_strength(history: list[dict[str, Any]], path, ratings: dict[int, float]
     plt.close(fig)
 
 
-def generation_ratings(params: Params, paths: Paths) -> tuple[dict[int, float], dict[int, float], dict[str, float]]:
+def generation_ratings(
+    params: Params, paths: Paths
+) -> tuple[dict[int, float], dict[int, float], dict[str, float], dict[int, float]]:
     """Ratings of every evaluated generation, of the pure-MCTS anchors that were played,
-    and of any other opponent (external engines) on the same scale."""
+    of any other opponent (external engines) on the same scale, and each generation's
+    standard error (`pipeline.stages.promote.rating_fit`)."""
     from pipeline.match.rating import pure_playouts
-    from pipeline.stages.promote import ratings_now
+    from pipeline.stages.promote import rating_fit
 
-    ratings = ratings_now(params, paths)
+    ratings, errors = rating_fit(params, paths)
     gens = {int(n[4:]): v for n, v in ratings.items() if n.startswith("gen-")}
     anchors = {p: v for n, v in ratings.items() if (p := pure_playouts(n)) is not None}
     others = {n: v for n, v in ratings.items() if not n.startswith("gen-") and pure_playouts(n) is None}
-    return gens, anchors, others
+    gen_errors = {int(n[4:]): v for n, v in errors.items() if n.startswith("gen-")}
+    return gens, anchors, others, gen_errors
 
 
 def write_csv(path: Path, columns: list[str], rows: list[list[Any]]) -> None:
@@ -162,12 +166,21 @@ def write_plot_data(curves, history: list[dict[str, Any]], ratings: dict[int, fl
     )
 
 
+def ladder_phrase(state: State) -> str:
+    """Where the ladder stands, in the names reports/promotion.json and MLflow use."""
+    from pipeline.stages.promote import strongest_beaten
+
+    beaten = strongest_beaten(state.history)
+    done = "no pure-MCTS level beaten yet" if beaten is None else f"strongest level beaten pure:{beaten}"
+    return f"{done} (`beaten`); the next candidate plays pure:{state.ladder} (`next_level`)"
+
+
 def header_lines(params: Params, state: State, promotion: PromotionReport | None) -> list[str]:
     lines = [
         f"# zero-pipeline report: {params.game}",
         "",
         f"Generation {state.generation}; champion from generation {state.champion_generation}; "
-        f"{state.games_played} self-play games so far; ladder at pure MCTS {state.ladder} playouts.",
+        f"{state.games_played} self-play games so far; {ladder_phrase(state)}.",
         "",
     ]
     if promotion is not None:
@@ -177,17 +190,36 @@ def header_lines(params: Params, state: State, promotion: PromotionReport | None
     return lines
 
 
-def strength_lines(params: Params, history: list[dict[str, Any]], ratings: dict[int, float]) -> list[str]:
+def rating_cell(rating: float | None, error: float | None) -> str:
+    """A rating and the half-width of its 95% interval, e.g. `429 ± 1233`."""
+    from pipeline.match.crosstable import Z95
+
+    if rating is None:
+        return ""
+    return f"{rating:.0f}" if not error else f"{rating:.0f} ± {Z95 * error:.0f}"
+
+
+def strength_lines(
+    params: Params,
+    history: list[dict[str, Any]],
+    ratings: dict[int, float],
+    errors: dict[int, float] | None = None,
+) -> list[str]:
     """The strength section: how it is measured, and one table row per generation (with
     the deepest classical depth beaten once a generation has climbed that ladder)."""
     classical = any("classical_beaten" in h for h in history)
+    errors = errors or {}
     lines = [
         "## Strength",
         "",
         "Each candidate plays pure MCTS at the ladder level until a sequential probability ratio test "
-        "decides; the rating is a Bradley-Terry fit over every evaluation game, with pure-MCTS "
+        "decides; a pass promotes it, and that level is then the strongest beaten (`beaten`). "
+        "The rating is a Bradley-Terry fit over every evaluation game, with pure-MCTS "
         f"{params.evaluate.anchor_playouts} playouts at 0 Elo and {params.evaluate.anchor_elo_per_doubling:g} "
-        "Elo per doubling of playouts (a convention that fixes the scale).",
+        "Elo per doubling of playouts (a convention that fixes the scale), with its 95% interval. "
+        "It is an estimate from the games a generation played, not a level it beat: one that played "
+        "only the ladder level is placed by its score there (one virtual draw keeps a sweep finite), "
+        "so a sweep of a few games can rate it above levels it never met, with a wide interval.",
         "",
     ]
     if classical:
@@ -200,7 +232,7 @@ def strength_lines(params: Params, history: list[dict[str, Any]], ratings: dict[
         ]
     lines += [
         "| generation | self-play games so far | ladder level (playouts) | games | score vs level (95% interval) "
-        "| LLR | score vs champion | promoted | strongest level beaten | rating (Elo) | self-play s | train s |"
+        "| LLR | score vs champion | promoted | strongest level beaten | rating (Elo, 95%) | self-play s | train s |"
         + (" classical depth beaten |" if classical else ""),
         "|---:|---:|---:|---:|---|---:|---:|:---:|---:|---:|---:|---:|" + ("---:|" if classical else ""),
     ]
@@ -211,13 +243,13 @@ def strength_lines(params: Params, history: list[dict[str, Any]], ratings: dict[
         secs = h.get("seconds", {})
         if h["promoted"]:
             beaten = max(beaten or 0, h["ladder"])
-        rating = ratings.get(h["generation"])
+        rating = rating_cell(ratings.get(h["generation"]), errors.get(h["generation"]))
         llr = "" if h.get("vs_pure_llr") is None else f"{h['vs_pure_llr']:+.2f}"
         lines.append(
             f"| {h['generation']} | {h['games_played']} | {h['ladder']} | {h.get('vs_pure_games', '')} "
             f"| {h['vs_pure_score']:.2f} ({lo:.2f}-{hi:.2f}) | {llr} | {champ} "
             f"| {'yes' if h['promoted'] else 'no'} | {beaten or '-'} "
-            f"| {'' if rating is None else f'{rating:.0f}'} | {secs.get('selfplay', '')} | {secs.get('train', '')} |"
+            f"| {rating} | {secs.get('selfplay', '')} | {secs.get('train', '')} |"
             + (f" {h.get('classical_beaten', '')} |" if classical else "")
         )
     return lines
@@ -246,12 +278,12 @@ def run(context: StageContext) -> SummaryReport:
     paths.reports.mkdir(parents=True, exist_ok=True)
     curves = training_curves(context.tracking_uri, history)
     plot_training(curves, paths.report("training.png"))
-    ratings, anchors, others = generation_ratings(params, paths)
+    ratings, anchors, others, errors = generation_ratings(params, paths)
     if history:
         plot_strength(history, paths.report("strength.png"), ratings, anchors)
     write_plot_data(curves, history, ratings, paths.report("plots"))
     promotion = read_report(paths, PromotionReport) if details_path(paths, "promotion").is_file() else None
-    lines = header_lines(params, state, promotion) + strength_lines(params, history, ratings)
+    lines = header_lines(params, state, promotion) + strength_lines(params, history, ratings, errors)
     lines += closing_lines(others, curves)
     paths.report("report.md").write_text("\n".join(lines))
     return SummaryReport(generation=state.generation, report=str(paths.report("report.md")))

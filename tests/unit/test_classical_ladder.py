@@ -92,7 +92,7 @@ def test_the_evaluate_stage_climbs_the_ladder_beside_the_gate(workspace):
     assert sorted({r["opponent"] for r in rows}) == sorted(ladder.matches)
     assert len(rows) == 2 * len(ladder.matches) and {r["player"] for r in rows} == {"gen-0001"}
     # The headline figure fits `dvc metrics show`'s columns; the details have the matches.
-    assert read_json(paths.report("classical.json")) == {"ladder": ladder.deepest_beaten or 0}
+    assert read_json(paths.report("classical.json")) == {"beaten": ladder.deepest_beaten or 0}
     assert list(read_json(paths.report("details/evaluation.json"))["classical"]["matches"]) == list(ladder.matches)
     # The gate is pure MCTS alone.
     assert [key for key, *_ in report.gate()] == ["vs_pure"]
