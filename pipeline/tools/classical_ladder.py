@@ -5,7 +5,7 @@ for the k-in-a-row games": the classical yardstick's table).
     python -m pipeline.tools.classical_ladder --games 40 --depths 1 2 3 4 \\
         --spec gomoku:15 --spec connect6:19 --seed 1 [--vs-pure 1000 --pure-spec gomoku:9]
 
-Each match is the arena's `play_match`: random openings of `--opening-plies` moves, each
+Each match is the arena's (`match_records`): random openings of `--opening-plies` moves, each
 played twice with the colours swapped. Printed per match: classical:d+1's score against
 classical:d (wins-losses-draws), and each side's mean seconds per move; `--json` writes
 the rows.
@@ -20,42 +20,9 @@ import argparse
 import json
 import time
 
-from pipeline.games.base import GameSpec, GameState
-from pipeline.match.arena import play_match
-from pipeline.players.base import Player, Thought
+from pipeline.games.base import GameSpec
+from pipeline.match.arena import match_records, result_of
 from pipeline.players.factory import make_player
-
-
-class Timed:
-    """A player whose `choose` calls are timed (seconds per move over the match)."""
-
-    def __init__(self, player: Player):
-        self.player = player
-        self.name = player.name
-        self.seconds = 0.0
-        self.moves = 0
-
-    def start(self, spec: GameSpec, games: int, seed: int) -> None:
-        self.player.start(spec, games, seed)
-
-    def choose(self, games: list[int], states: list[GameState]) -> list[int]:
-        began = time.perf_counter()
-        moves = self.player.choose(games, states)
-        self.seconds += time.perf_counter() - began
-        self.moves += len(moves)
-        return moves
-
-    def observe(self, game: int, state: GameState, action: int) -> None:
-        self.player.observe(game, state, action)
-
-    def think(
-        self, state: GameState, budget: int | None = None, seconds: float | None = None, game: int = 0
-    ) -> Thought:
-        return self.player.think(state, budget, seconds, game)
-
-    @property
-    def per_move(self) -> float:
-        return self.seconds / max(self.moves, 1)
 
 
 def warm_up(spec: GameSpec, text: str) -> None:
@@ -68,10 +35,12 @@ def warm_up(spec: GameSpec, text: str) -> None:
 def match(spec: GameSpec, first: str, second: str, games: int, seed: int, plies: int) -> dict[str, object]:
     warm_up(spec, first)
     warm_up(spec, second)
-    a = Timed(make_player(first, spec))
-    b = Timed(make_player(second, spec))
     began = time.perf_counter()
-    result = play_match(spec, a, b, games, seed=seed, opening_plies=plies)
+    records = match_records(spec, make_player(first, spec), make_player(second, spec), games, seed, plies)
+    result = result_of(first, second, records)
+    # the arena times each move after the opening (its share of the lockstep call that made it)
+    seconds = [[x for r in records for x in r.seconds[side]] for side in (0, 1)]
+    per_move = [sum(xs) / max(len(xs), 1) for xs in seconds]
     row = {
         "game": str(spec),
         "player": first,
@@ -83,14 +52,14 @@ def match(spec: GameSpec, first: str, second: str, games: int, seed: int, plies:
         "wins_as_second": result.wins_as_second,
         "score": round(result.score, 3),
         "mean_plies": round(sum(result.lengths) / max(len(result.lengths), 1), 1),
-        "s_per_move": {first: round(a.per_move, 4), second: round(b.per_move, 4)},
+        "s_per_move": {first: round(per_move[0], 4), second: round(per_move[1], 4)},
         "wall_s": round(time.perf_counter() - began, 1),
     }
     print(
         f"{spec}: {first} vs {second}: {result.wins}-{result.losses}-{result.draws} "
         f"(wins as first {result.wins_as_first}, as second {result.wins_as_second}) "
-        f"(score {result.score:.2f}, {row['mean_plies']} plies a game); s/move {first} {a.per_move:.4f}, "
-        f"{second} {b.per_move:.4f}; {row['wall_s']} s",
+        f"(score {result.score:.2f}, {row['mean_plies']} plies a game); s/move {first} {per_move[0]:.4f}, "
+        f"{second} {per_move[1]:.4f}; {row['wall_s']} s",
         flush=True,
     )
     return row
