@@ -22,11 +22,12 @@ They are rescaled to [0, 1] over the node's moves and sigma(q) = (c_visit + max 
 c_scale * q.
 
 The kernels work on the array tree (pipeline.search.tree); `BatchedMCTS` holds the root's
-per-game schedule and calls them when `SearchConfig.root` is "gumbel"."""
+per-game schedule (`RootSchedule`) and calls them when `SearchConfig.root` is "gumbel"."""
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -86,6 +87,49 @@ def considered_visits(considered: int, simulations: int, length: int | None = No
                 visits[i] += 1
         remaining = max(2, remaining // 2)
     return np.asarray(sequence[:length], dtype=np.int64)
+
+
+class RootSchedule(NamedTuple):
+    """Per game, the Gumbel root's sequential halving in progress: `base[g, k]` = g + logits
+    of the root's k-th child, `count[g, k]` its visits in this search, `sim[g]` the
+    simulations handed out, `schedule[g, :length[g]]` the visit count each simulation's
+    child must have (`considered_visits` of `considered[g]` moves and `planned[g]`
+    simulations); `ready[g]` once set up for the current search. The compiled selection
+    (`pipeline.search.step.select_batch`) reads it as it is."""
+
+    ready: np.ndarray
+    base: np.ndarray
+    count: np.ndarray
+    sim: np.ndarray
+    schedule: np.ndarray
+    length: np.ndarray
+    considered: np.ndarray
+    planned: np.ndarray
+    c_visit: float
+    c_scale: float
+    buf: np.ndarray
+
+    @classmethod
+    def empty(cls, games: int, actions: int, config: GumbelConfig) -> RootSchedule:
+        """Room for `actions` root children (0: a PUCT search, which never reads it)."""
+        return cls(
+            ready=np.zeros(games, dtype=np.bool_),
+            base=np.zeros((games, actions), dtype=np.float64),
+            count=np.zeros((games, actions), dtype=np.int64),
+            sim=np.zeros(games, dtype=np.int64),
+            schedule=np.zeros((games, 0), dtype=np.int64),
+            length=np.zeros(games, dtype=np.int64),
+            considered=np.zeros(games, dtype=np.int64),
+            planned=np.zeros(games, dtype=np.int64),
+            c_visit=config.c_visit,
+            c_scale=config.c_scale,
+            buf=np.zeros(actions, dtype=np.float64),
+        )
+
+    def widened(self, length: int) -> RootSchedule:
+        schedule = np.zeros((self.schedule.shape[0], length), dtype=np.int64)
+        schedule[:, : self.schedule.shape[1]] = self.schedule
+        return self._replace(schedule=schedule)
 
 
 @njit(cache=True, nogil=True)
@@ -221,10 +265,19 @@ def _best_of_most_visited(node_int, node_float, g, base, count, c_visit, c_scale
         if not (avoid and _lost(node_int, node_float, g, first + k)):
             most = max(most, count[k])
     sigma_q(node_int, node_float, g, 0, c_visit, c_scale, NOT_GIVEN, buf)
-    best = first
+    best = _best_at_count(node_int, node_float, g, base, count, most, avoid, buf)
+    return first if best < 0 else best
+
+
+@njit(cache=True, nogil=True)
+def _best_at_count(node_int, node_float, g, base, count, visits, avoid, buf):
+    """Among the root's moves with `visits` visits in this search (proven losses left out
+    with `avoid`), the best by g + logits + sigma(completed Q) (`buf`); -1 if none."""
+    first = node_int[g, 0, FIRST]
+    best = -1
     best_score = -1e30
-    for k in range(n):
-        if count[k] != most or (avoid and _lost(node_int, node_float, g, first + k)):
+    for k in range(node_int[g, 0, COUNT]):
+        if count[k] != visits or (avoid and _lost(node_int, node_float, g, first + k)):
             continue
         score = base[k] + buf[k]
         if score > best_score:
@@ -244,19 +297,9 @@ def root_child(node_int, node_float, g, base, count, considered, c_visit, c_scal
     win = proven_win_child(node_int, node_float, g, 0)
     if win >= 0:
         return win
-    first = node_int[g, 0, FIRST]
-    n = node_int[g, 0, COUNT]
     avoid = not _all_lost(node_int, node_float, g, 0)
     sigma_q(node_int, node_float, g, 0, c_visit, c_scale, NOT_GIVEN, buf)
-    best = -1
-    best_score = -1e30
-    for k in range(n):
-        if count[k] != considered or (avoid and _lost(node_int, node_float, g, first + k)):
-            continue
-        score = base[k] + buf[k]
-        if score > best_score:
-            best_score = score
-            best = first + k
+    best = _best_at_count(node_int, node_float, g, base, count, considered, avoid, buf)
     if best < 0:
         return _best_of_most_visited(node_int, node_float, g, base, count, c_visit, c_scale, buf)
     return best

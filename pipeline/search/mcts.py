@@ -3,66 +3,45 @@
 
 Each step selects several leaves per game (virtual loss spreads them over the tree),
 writes all their observations into one batch, calls the evaluator once, then expands
-and backs up every leaf. Selection, expansion and backup are compiled; Python only
-drives the steps, the root noise and the Gumbel root's schedule. With `overlap`, two
-halves of the games take turns so that one half's batch is in the network while the
-other half's tree work runs (`BatchedMCTS._pipelined`)."""
+and backs up every leaf. Selection, expansion and backup are compiled
+(`pipeline.search.step`); Python only drives the steps, the root noise and the Gumbel
+root's schedule (`gumbel.RootSchedule`). With `overlap`, two halves of the games take
+turns so that one half's batch is in the network while the other half's tree work runs
+(`BatchedMCTS._pipelined`). The knobs are `SearchConfig` (`pipeline.search.config`)."""
 
 from __future__ import annotations
 
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
-from typing import Literal, NamedTuple
 
 import numpy as np
-from numba import njit
-from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pipeline.games.base import GameSpec
-from pipeline.games.gomoku import makes_line
-from pipeline.games.kernels import candidate_mask, legal_mask, observe
-from pipeline.games.layout import GOMOKU, HEX, KIND, TO_MOVE, state_length
+from pipeline.games.layout import HEX, state_length
+from pipeline.search.config import SearchConfig
 from pipeline.search.evaluator import Evaluator
-from pipeline.search.forced import LOSS, OPEN, TACTICS_DEFER, TACTICS_MODES, TACTICS_OFF, WIN, tactical_verdict_into
-from pipeline.search.gumbel import TINY, GumbelConfig, chosen_child, considered_visits, descend_from, root_child
+from pipeline.search.forced import OPEN, TACTICS_MODES, TACTICS_OFF, WIN
+from pipeline.search.gumbel import TINY, RootSchedule, chosen_child, considered_visits
 from pipeline.search.hex_forced import (
-    BRIDGE_SHARE,
-    HEX_BRIDGE,
-    HEX_CONNECT,
     HEX_HSEARCH,
     HSEARCH_LIMITS,
-    bridge_replies,
     hex_tactics_flags,
-    hex_verdict,
     hsearch_root,
     prove_outside_lost,
 )
 from pipeline.search.hex_root_solver import HexRootSolver, table_bits
 from pipeline.search.rng import make_rng
 from pipeline.search.root_guard import guard_root, guarded_visits
+from pipeline.search.step import expand_and_backup, select_batch
 from pipeline.search.tree import (
     ACTION,
     FIRST,
-    FULL,
-    PENDING,
     PRIOR,
-    PUCT,
-    RAW,
     SOLVED_WIN,
     TERMINAL,
     VISITS,
     Tree,
-    backup,
-    backup_terminal,
-    boost_children,
-    descend,
-    expand,
-    propagate_proof,
-    prove_any,
-    prove_lost,
     prove_move,
-    revert,
     search_capacity,
 )
 from pipeline.tactics.hex.hsearch import MAX_SIDE
@@ -70,297 +49,9 @@ from pipeline.tactics.hex.solve import check_dfpn_size
 from pipeline.tactics.lines.scratch import scratch_for
 from pipeline.tactics.lines.table import new_table
 
-
-class SearchConfig(BaseModel):
-    """Knobs of the network-guided search."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    simulations: int = Field(200, ge=1)
-    leaves_per_step: int = Field(8, ge=1, description="leaves selected per game per evaluator call")
-    c_puct: float = Field(1.5, gt=0)
-    fpu_reduction: float = Field(0.2, ge=0, description="unvisited children: parent value minus this")
-    root_fpu_reduction: float = Field(0.0, ge=0, description="the same at the root, where noise should explore")
-    virtual_loss: float = Field(1.0, ge=0)
-    dirichlet_alpha: float = Field(10.0, gt=0, description="alpha = this / number of legal moves")
-    dirichlet_eps: float = Field(0.25, ge=0, le=1)
-    prove_wins: bool = Field(True, description="MCTS-Solver: moves that win at once are known on expansion")
-    threat_guidance: bool = Field(False, description="immediate wins and forced blocks only; never for evaluation")
-    tactics: Literal["off", "vcf", "vct"] = Field(
-        "vcf",
-        description="threat solvers at every expansion (Gomoku, Connect6): a VCF (or VCT) is a proven win, "
-        "an opponent's threat narrows the moves to its defences (pipeline.search.forced)",
-    )
-    tactics_nodes: int = Field(200, ge=1, description="node budget of each solver call in the tree")
-    tactics_depth: int = Field(12, ge=1, description="attacker moves a solver call looks ahead")
-    tactics_defer: bool = Field(
-        False,
-        description="Gomoku: below the root, the moves that could refute the opponent's VCF are kept as children "
-        "and each judged when the tree expands it (the same solver call), instead of all at once (self-play's "
-        "budget policy; the root always judges them all)",
-    )
-    tactics_root_nodes: int = Field(
-        5000,
-        ge=0,
-        description="node budget of the root's last look: the chosen move is dropped if the opponent then has "
-        "a VCF within it, and the next is checked (pipeline.search.root_guard; 0: off)",
-    )
-    hex_tactics: str = Field(
-        "all",
-        description="Hex connection knowledge at every expansion (pipeline.search.hex_forced): off, all, or "
-        "pieces joined by '+' of inferior (dead and captured cells never children), connect (winning "
-        "connections prove nodes), mustplay (the opponent's semi-connections narrow the children), "
-        "bridge (the reply to a bridge intrusion takes half the prior), and at the root hsearch (H-search: a "
-        "semi-connection's key is a proven win, moves outside the opponent's must-play region proven lost)",
-    )
-    hex_root_solver_nodes: int = Field(
-        0,
-        ge=0,
-        description="Hex: after the search, DFPN with H-search at the root within this many nodes "
-        "(pipeline.search.hex_root_solver): a proven win is played (its visits become the only ones), a "
-        "proven loss keeps the search's move (0: off)",
-    )
-    hex_root_solver_empty_cells: int | None = Field(
-        None,
-        ge=0,
-        description="Hex: the root solver runs only once at most this many cells are empty (None: at every "
-        "move); before that a position seldom falls within the budget, and each try costs all of it",
-    )
-    hex_root_solver_won_nodes: int | None = Field(
-        None,
-        ge=0,
-        description="Hex: the root solver's budget in a position that follows its own proven winning move "
-        "(so is won, whatever the reply), where it also runs before `hex_root_solver_empty_cells` (None: "
-        "8 times hex_root_solver_nodes)",
-    )
-    hex_root_solver_refute_nodes: int | None = Field(
-        None,
-        ge=0,
-        description="Hex: where the root solver proves no win, the search's move is dropped when the opponent "
-        "is proven to win after it within this many nodes, and the next is checked (None: a tenth of "
-        "hex_root_solver_nodes; 0: off)",
-    )
-    reuse_tree: bool = True
-    empty_board_centre: bool = Field(
-        False,
-        description="a net player (not self-play) of a line game plays the centre from the empty board, the "
-        "convention of Connect6 and Gomoku play, after its search (whose analysis stays); its search cannot "
-        "tell the central stones apart, so its own pick there is its prior's noise (RESULTS.md, twenty-third "
-        "session)",
-    )
-    root: Literal["puct", "gumbel"] = Field(
-        "puct",
-        description="the root's choice: PUCT (Dirichlet noise, visit counts) or Gumbel top-m with sequential "
-        "halving over the simulations (pipeline.search.gumbel; no Dirichlet noise, the move is the halving's)",
-    )
-    gumbel: GumbelConfig = GumbelConfig()
-
-    @field_validator("hex_tactics")
-    @classmethod
-    def _known_hex_pieces(cls, value: str) -> str:
-        hex_tactics_flags(value)  # raises on an unknown piece
-        return value
-
-
-@njit(cache=True, nogil=True)
-def select_batch(
-    node_int,
-    node_float,
-    roots,
-    active,
-    target,
-    leaf_states,
-    obs,
-    leaf_game,
-    leaf_node,
-    per_game,
-    c_puct,
-    fpu_reduction,
-    root_fpu_reduction,
-    virtual_loss,
-    prove,
-    gumbel,
-):
-    """Select up to `per_game` leaves of every active game whose root has fewer than
-    `target` visits; write their positions, observations, games and nodes from slot 0 on,
-    and return how many. Terminal leaves are backed up at once (proven with `prove`).
-    A game whose Gumbel root is set up (`gumbel.ready`) takes its root child from the
-    halving schedule and descends below it by the paper's rule."""
-    vl = virtual_loss
-    n = 0
-    for g in range(roots.shape[0]):
-        if not active[g] or node_int[g, 0, TERMINAL] != 0:
-            continue
-        for _ in range(per_game):
-            if node_int[g, 0, VISITS] >= target[g]:
-                break
-            slot = -1
-            if gumbel.ready[g]:
-                k = gumbel.sim[g]
-                considered = gumbel.schedule[g, k] if k < gumbel.length[g] else -1
-                child = root_child(
-                    node_int,
-                    node_float,
-                    g,
-                    gumbel.base[g],
-                    gumbel.count[g],
-                    considered,
-                    gumbel.c_visit,
-                    gumbel.c_scale,
-                    gumbel.buf,
-                )
-                slot = child - node_int[g, 0, FIRST]
-                gumbel.count[g, slot] += 1
-                gumbel.sim[g] += 1
-                leaf = descend_from(
-                    node_int,
-                    node_float,
-                    g,
-                    roots[g],
-                    leaf_states[n],
-                    child,
-                    gumbel.c_visit,
-                    gumbel.c_scale,
-                    vl,
-                    gumbel.buf,
-                )
-            else:
-                leaf = descend(
-                    node_int,
-                    node_float,
-                    g,
-                    roots[g],
-                    leaf_states[n],
-                    PUCT,
-                    c_puct,
-                    fpu_reduction=fpu_reduction,
-                    root_fpu_reduction=root_fpu_reduction,
-                    virtual_loss=vl,
-                )
-            if node_int[g, leaf, TERMINAL] != 0:
-                if prove:
-                    propagate_proof(node_int, node_float, g, leaf, prove_root=False)
-                backup_terminal(node_int, node_float, g, leaf, vl)
-                continue
-            if node_int[g, leaf, PENDING] != 0:
-                # Virtual loss did not steer this descent away from a leaf already in the
-                # batch: give the visit back and let this game wait for the next step.
-                revert(node_int, node_float, g, leaf, vl)
-                if slot >= 0:
-                    gumbel.count[g, slot] -= 1
-                    gumbel.sim[g] -= 1
-                break
-            node_int[g, leaf, PENDING] = 1
-            observe(leaf_states[n], obs[n])
-            leaf_game[n] = g
-            leaf_node[n] = leaf
-            n += 1
-    return n
-
-
-@njit(cache=True, nogil=True)
-def expand_and_backup(
-    node_int,
-    node_float,
-    size,
-    leaf_states,
-    leaf_game,
-    leaf_node,
-    start,
-    n,
-    priors,
-    values,
-    rng,
-    mask,
-    vl,
-    guided,
-    prove,
-    tactics,
-    tactics_nodes,
-    tactics_depth,
-    table,
-    null_table,
-    pv,
-    hex_flags,
-    marks,
-    scratch,
-    root_nodes=0,
-    defer=False,
-):
-    """Expand and back up leaves start..n-1. Returns n, or the first leaf whose game's
-    row is full: the caller grows the tree and calls again from there. With `tactics`,
-    the threat solvers judge each leaf first (`forced.tactical_verdict_into`, in
-    `scratch`, the solvers' room made once per search: `pipeline.tactics.lines.scratch`); with
-    `hex_flags`, Hex's connection knowledge (`hex_forced.hex_verdict`; `marks` is scratch
-    of length cells for the bridge replies). A proven leaf backs up its exact value
-    instead of the net's. The root (one expansion a search) is judged with `root_nodes`
-    when that is larger: a win the tree's budget misses there is still played, as the
-    second stone of a Connect6 turn whose first stone a proof chose."""
-    narrowed = tactics != TACTICS_OFF or hex_flags != 0
-    for i in range(start, n):
-        g = leaf_game[i]
-        node = leaf_node[i]
-        state = leaf_states[i]
-        verdict = OPEN
-        win = -1
-        hex_value = 0.0
-        if narrowed:
-            if guided:
-                candidate_mask(state, mask)
-            else:
-                legal_mask(state, mask)
-        if tactics != TACTICS_OFF:
-            budget = root_nodes if node == 0 and root_nodes > tactics_nodes else tactics_nodes
-            mode = tactics | TACTICS_DEFER if defer and node != 0 else tactics
-            verdict, win = tactical_verdict_into(
-                state, mask, mode, budget, tactics_depth, table, null_table, pv, scratch
-            )
-            if verdict == LOSS:
-                legal_mask(state, mask)  # the node is proven; a root still needs its moves
-        elif hex_flags != 0:
-            # Hex keeps its narrowed moves even when lost: they are the best tries.
-            verdict, win, hex_value = hex_verdict(state, mask, hex_flags)
-        added = expand(
-            node_int,
-            node_float,
-            size,
-            g,
-            node,
-            state,
-            priors[i],
-            rng,
-            mask,
-            use_policy=True,
-            guided=guided,
-            shuffle=False,
-            # In Gomoku the verdict's win is the winning cell itself when there is one (the
-            # solver looks there first); Connect6's may be a two-stone pair, so it still sweeps.
-            # Hex's connection verdict checks the winning cells first, so does the same.
-            prove=prove and (tactics == TACTICS_OFF or state[KIND] != GOMOKU) and (hex_flags & HEX_CONNECT) == 0,
-            prove_root=False,
-            given_mask=narrowed,
-        )
-        if added == FULL:
-            return i
-        node_int[g, node, PENDING] = 0
-        node_float[g, node, RAW] = values[i]  # for the player to move: Gumbel's mixed value
-        if verdict == WIN and win < 0:
-            prove_any(node_int, node_float, g, node, SOLVED_WIN, prove_root=False)
-        elif verdict == WIN:
-            if state[KIND] == HEX:
-                value = hex_value
-            else:
-                value = 1.0 if makes_line(state, win, state[TO_MOVE] + 1) else SOLVED_WIN
-            prove_move(node_int, node_float, g, node, win, value, prove_root=False)
-        elif verdict == LOSS:
-            prove_lost(node_int, node_float, g, node, prove_root=False)
-        elif (hex_flags & HEX_BRIDGE) != 0 and bridge_replies(state, marks) > 0:
-            boost_children(node_int, node_float, g, node, marks, BRIDGE_SHARE)
-        if narrowed and node_int[g, node, TERMINAL] != 0:
-            backup_terminal(node_int, node_float, g, node, vl)
-        else:
-            backup(node_int, node_float, g, node, values[i], state[TO_MOVE], vl)
-    return n
+# Imported from here by the callers (and the kernels looked up here by BatchedMCTS, so a
+# profiler may wrap `mcts.select_batch` and `mcts.expand_and_backup`).
+__all__ = ["BatchedMCTS", "SearchConfig", "expand_and_backup", "pick_action", "select_batch", "tree_capacity"]
 
 
 GUARD_TRIES = 8  # root moves the guard checks at most: past that the position is lost anyway
@@ -371,76 +62,6 @@ UNLIMITED = 1 << 40  # the simulation target of a search bounded by time alone
 def tree_capacity(spec: GameSpec, simulations: int) -> int:
     """Room for one search of `simulations` simulations: each expands at most one node."""
     return search_capacity(spec.num_actions, simulations)
-
-
-class HalvingState(NamedTuple):
-    """What the compiled selection reads of the Gumbel roots (see RootSchedule)."""
-
-    ready: np.ndarray
-    base: np.ndarray
-    count: np.ndarray
-    sim: np.ndarray
-    schedule: np.ndarray
-    length: np.ndarray
-    c_visit: float
-    c_scale: float
-    buf: np.ndarray
-
-
-@dataclass
-class RootSchedule:
-    """Per game, the Gumbel root's sequential halving in progress: `base[g, k]` = g + logits
-    of the root's k-th child, `count[g, k]` its visits in this search, `sim[g]` the
-    simulations handed out, `schedule[g, :length[g]]` the visit count each simulation's
-    child must have (`considered_visits` of `considered[g]` moves and `planned[g]`
-    simulations); `ready[g]` once set up for the current search."""
-
-    ready: np.ndarray
-    base: np.ndarray
-    count: np.ndarray
-    sim: np.ndarray
-    schedule: np.ndarray
-    length: np.ndarray
-    considered: np.ndarray
-    planned: np.ndarray
-    c_visit: float
-    c_scale: float
-    buf: np.ndarray
-
-    @classmethod
-    def empty(cls, games: int, actions: int, config: GumbelConfig) -> RootSchedule:
-        """Room for `actions` root children (0: a PUCT search, which never reads it)."""
-        return cls(
-            ready=np.zeros(games, dtype=np.bool_),
-            base=np.zeros((games, actions), dtype=np.float64),
-            count=np.zeros((games, actions), dtype=np.int64),
-            sim=np.zeros(games, dtype=np.int64),
-            schedule=np.zeros((games, 0), dtype=np.int64),
-            length=np.zeros(games, dtype=np.int64),
-            considered=np.zeros(games, dtype=np.int64),
-            planned=np.zeros(games, dtype=np.int64),
-            c_visit=config.c_visit,
-            c_scale=config.c_scale,
-            buf=np.zeros(actions, dtype=np.float64),
-        )
-
-    def widened(self, length: int) -> RootSchedule:
-        schedule = np.zeros((self.schedule.shape[0], length), dtype=np.int64)
-        schedule[:, : self.schedule.shape[1]] = self.schedule
-        return replace(self, schedule=schedule)
-
-    def kernel(self) -> HalvingState:
-        return HalvingState(
-            self.ready,
-            self.base,
-            self.count,
-            self.sim,
-            self.schedule,
-            self.length,
-            self.c_visit,
-            self.c_scale,
-            self.buf,
-        )
 
 
 class BatchedMCTS:
@@ -756,7 +377,7 @@ class BatchedMCTS:
             root_fpu_reduction=cfg.root_fpu_reduction,
             virtual_loss=cfg.virtual_loss,
             prove=cfg.prove_wins,
-            gumbel=self.schedule.kernel(),
+            gumbel=self.schedule,
         )
 
     def _evaluate(self, evaluator: Evaluator, offset: int, n: int) -> tuple[np.ndarray, np.ndarray]:
