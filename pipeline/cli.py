@@ -115,6 +115,22 @@ def bench_selfplay(quick, backend, device, workers, rounds, params, model):
         raise fail(str(exc)) from None
 
 
+DEFAULT_SIMULATIONS = 200  # a match's network search per move, unless by time
+SECONDS_HELP = (
+    "a match by time: this many seconds a move for every player instead of --simulations (nets search until "
+    "it is spent; pure:N and classical:D stop within it, at most N playouts, D plies; an engine is told it); "
+    "games then move one at a time, not batched"
+)
+
+
+def move_limit(simulations: int | None, seconds: float | None) -> int:
+    """The simulations of a match's nets (by time they only size the first tree): one of
+    --simulations and --seconds, a clear error (exit 2) when both are given."""
+    if simulations is not None and seconds is not None:
+        raise fail("--simulations and --seconds are two limits on a move: give one (a count or a time)")
+    return DEFAULT_SIMULATIONS if simulations is None else simulations
+
+
 def fail(message: str) -> typer.Exit:
     from rich.markup import escape
 
@@ -302,7 +318,10 @@ def evaluate(
         str, typer.Option(help="opponent: pure:N, classical:N, random, a checkpoint, gomocup:COMMAND or htp:COMMAND")
     ] = "pure:1000",
     games: Annotated[int, typer.Option(min=1, help="games; colours alternate, openings paired")] = 20,
-    simulations: Annotated[int, typer.Option(min=1, help="network search per move")] = 200,
+    simulations: Annotated[
+        int | None, typer.Option(min=1, help=f"network search per move (default {DEFAULT_SIMULATIONS})")
+    ] = None,
+    seconds: Annotated[float | None, typer.Option(min=0.001, help=SECONDS_HELP, show_default=False)] = None,
     openings: Annotated[
         str | None,
         typer.Option(
@@ -342,13 +361,17 @@ def evaluate(
     from pipeline.nets.checkpoint import CheckpointError
     from pipeline.players.engines import EngineSetupError
 
+    simulations = move_limit(simulations, seconds)
     try:
-        evaluation = Evaluation.setup(model, vs, simulations, board, None if tactics is None else tactics.value)
+        evaluation = Evaluation.setup(
+            model, vs, simulations, board, None if tactics is None else tactics.value, seconds=seconds
+        )
     except (CheckpointError, ValueError) as exc:
         raise fail(str(exc)) from None
     if openings is None:
         openings = AUTO if opening_plies is None else RANDOM
-    with err.status(escape(f"{model.stem} vs {vs}: {games} games of {evaluation.spec}")):
+    by_time = "" if seconds is None else f", {seconds:g} s a move"
+    with err.status(escape(f"{model.stem} vs {vs}: {games} games of {evaluation.spec}{by_time}")):
         try:
             evaluation.play(games, seed, opening_plies, openings)
         except (ValueError, EngineSetupError) as exc:  # a suite that does not fit; an engine that refused its setup
@@ -625,7 +648,13 @@ def tournament(
     ],
     gauntlet: Annotated[bool, typer.Option("--gauntlet", help="the first player against each other one")] = False,
     games: Annotated[int, typer.Option(min=1, help="games a pairing; each opening with both colours")] = 20,
-    simulations: Annotated[int, typer.Option(min=1, help="network search per move")] = 200,
+    simulations: Annotated[
+        int | None, typer.Option(min=1, help=f"network search per move (default {DEFAULT_SIMULATIONS})")
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option(min=0.001, help=SECONDS_HELP + "; best with --workers 1 (workers share the cores)"),
+    ] = None,
     openings: Annotated[
         str, typer.Option(help="auto (the game's shipped suite, else random), random, or a suite file")
     ] = "auto",
@@ -657,9 +686,12 @@ def tournament(
         latest["line"] = escape(f"{row['player']} {result} {row['opponent']}")
         progress.update(1)
 
+    simulations = move_limit(simulations, seconds)
     try:
         with stops_cleanly("the tournament"):
-            t = Tournament.setup(players, out, games, simulations, gauntlet, openings, game, seed, anchor)
+            t = Tournament.setup(
+                players, out, games, simulations, gauntlet, openings, game, seed, anchor, seconds=seconds
+            )
             missing = sum(len(v) for v in t.missing().values())
             if missing < len(t.planned()):
                 kept = len(t.planned()) - missing

@@ -15,6 +15,7 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.match.openings import OpeningSource, random_opening
 from pipeline.match.sprt import SPRT, SPRTConfig
 from pipeline.players.base import Forfeit, Player, ProvenWin
+from pipeline.players.engines import EnginePlayer
 
 
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -91,6 +92,9 @@ class GameRecord:
     swapped: bool = False  # Hex: the second player took the first stone (swap-pieces)
     player_proof: str = ""  # `player`'s first proven win in words ("" if none)
     opponent_proof: str = ""  # the opponent's
+    # (player, opponent): each move's simulations, in a match by time (`think`'s count:
+    # playouts for pure MCTS, nodes for the classical player, 0 for an engine); else empty
+    simulations: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []))
 
     @property
     def first_player_score(self) -> float:
@@ -100,6 +104,10 @@ class GameRecord:
     def mean_seconds(self) -> tuple[float, float]:
         """Mean seconds a move of (player, opponent) after the opening."""
         return tuple(round(float(np.mean(xs)), 4) if xs else 0.0 for xs in self.seconds)  # type: ignore[return-value]
+
+    def mean_simulations(self) -> tuple[float, float]:
+        """Mean simulations a move of (player, opponent) in a match by time (0 otherwise)."""
+        return tuple(round(float(np.mean(xs)), 1) if xs else 0.0 for xs in self.simulations)  # type: ignore[return-value]
 
 
 class PlayerDropped(Exception):
@@ -138,6 +146,42 @@ def paired_openings(spec: GameSpec, pairs: int, plies: int, rng: np.random.Gener
     return [random_opening(spec, plies, rng) for _ in range(pairs)]
 
 
+def warm_up(spec: GameSpec, *players: Player) -> None:
+    """Before a match by time: each player's search once, off the clock (one simulation,
+    as `zero brain` does at each new board), else the first move pays for loading the
+    compiled kernels and the net's first forward (33 s for pure MCTS's first move in a test
+    whose kernels were not cached). An external engine is left alone: it is asked only for
+    moves."""
+    for who in players:
+        if not isinstance(who, EnginePlayer):
+            who.think(spec.new_game(), budget=1)
+
+
+def timed_moves(
+    who: Player, turn: list[int], states: list[GameState], seconds: float
+) -> tuple[list[int], list[float], list[int], Forfeit]:
+    """A match by time: the move of each game in `turn`, one game after the other, each
+    thought over for `seconds` on its own (`think`); with each move's seconds and
+    simulations, and the games forfeited (their move -1)."""
+    forfeit = Forfeit({})
+    moves: list[int] = []
+    spent: list[float] = []
+    simulations: list[int] = []
+    for g in turn:
+        started = time.perf_counter()
+        try:
+            thought = who.think(states[g], seconds=seconds, game=g)
+            moves.append(thought.action)
+            simulations.append(thought.simulations)
+        except Forfeit as raised:
+            forfeit.reasons.update(raised.reasons)
+            forfeit.drop = forfeit.drop or raised.drop
+            moves.append(-1)
+            simulations.append(0)
+        spent.append(time.perf_counter() - started)
+    return moves, spent, simulations, forfeit
+
+
 def play_lockstep(
     spec: GameSpec,
     player: Player,
@@ -146,11 +190,16 @@ def play_lockstep(
     seed: int,
     first_index: int = 0,
     on_game_end: Callable[[GameRecord], None] | None = None,
+    seconds: float | None = None,
 ) -> list[GameRecord]:
     """Two games per opening, `player` first in the even one; all games advance in
     lockstep so a network player batches its evaluations across them. A player that
     raises `Forfeit` loses those games (the reason recorded); one that asks to be dropped
-    ends the match with `PlayerDropped`, carrying the games finished so far."""
+    ends the match with `PlayerDropped`, carrying the games finished so far.
+
+    With `seconds`, a match by time: the games still advance together, but each move is
+    one player's `think` over one game for that long (a batch would share the time), its
+    simulations recorded; so the games are played one move at a time, not batched."""
     games = 2 * len(openings)
     states: list[GameState] = [spec.replay(openings[g // 2]) for g in range(games)]
     player.start(spec, games, seed)
@@ -158,7 +207,8 @@ def play_lockstep(
     first = [g % 2 for g in range(games)]  # the colour `player` has in game g
     records: list[GameRecord | None] = [None] * games
     done = [False] * games
-    seconds: list[tuple[list[float], list[float]]] = [([], []) for _ in range(games)]
+    seconds_used: list[tuple[list[float], list[float]]] = [([], []) for _ in range(games)]
+    simulations: list[tuple[list[int], list[int]]] = [([], []) for _ in range(games)]
 
     def finish(g: int, score: float, reason: str = "") -> None:
         done[g] = True
@@ -175,10 +225,11 @@ def play_lockstep(
             proof,
             by_player,
             list(states[g].history),
-            seconds[g],
+            seconds_used[g],
             spec.has_swap_rule and spec.swap and len(states[g].history) > 1 and states[g].history[1] == spec.cells,
             mine,
             theirs,
+            simulations[g],
         )
         records[g] = rec
         if on_game_end:
@@ -189,16 +240,22 @@ def play_lockstep(
             turn = [g for g in range(games) if not done[g] and ((states[g].current_player == first[g]) == (side == 0))]
             if not turn:
                 continue
-            forfeit = Forfeit({})
-            started = time.perf_counter()
-            try:
-                moves = who.choose(turn, [states[g] for g in turn])
-            except Forfeit as raised:
-                forfeit = raised
-                moves = [forfeit.moves.get(g, -1) for g in turn]
-            share = (time.perf_counter() - started) / len(turn)  # a lockstep call moves every game in it
-            for g, a in zip(turn, moves, strict=True):
-                seconds[g][side].append(round(share, 4))
+            if seconds is not None:
+                moves, spent, sims, forfeit = timed_moves(who, turn, states, seconds)
+                for g, n in zip(turn, sims, strict=True):
+                    simulations[g][side].append(n)
+            else:
+                forfeit = Forfeit({})
+                started = time.perf_counter()
+                try:
+                    moves = who.choose(turn, [states[g] for g in turn])
+                except Forfeit as raised:
+                    forfeit = raised
+                    moves = [forfeit.moves.get(g, -1) for g in turn]
+                share = (time.perf_counter() - started) / len(turn)  # a lockstep call moves every game in it
+                spent = [share] * len(turn)
+            for g, a, used in zip(turn, moves, spent, strict=True):
+                seconds_used[g][side].append(round(used, 4))
                 if g in forfeit.reasons:
                     finish(g, float(side == 1), f"forfeit: {forfeit.reasons[g]}")
                     continue
@@ -246,14 +303,15 @@ def play_match(
     opening_plies: int | None = 0,
     on_game_end=None,
     openings: OpeningSource | None = None,
+    seconds: float | None = None,
 ) -> MatchResult:
     """`player` takes the first move in even-numbered games, `opponent` in odd ones; game
     2i and 2i+1 share an opening (from `openings`, else `opening_plies` random moves). All
-    games advance in lockstep."""
+    games advance in lockstep (by time with `seconds`: see `play_lockstep`)."""
     return result_of(
         player.name,
         opponent.name,
-        match_records(spec, player, opponent, games, seed, opening_plies, on_game_end, openings),
+        match_records(spec, player, opponent, games, seed, opening_plies, on_game_end, openings, seconds),
     )
 
 
@@ -266,12 +324,19 @@ def match_records(
     opening_plies: int | None = 0,
     on_game_end=None,
     openings: OpeningSource | None = None,
+    seconds: float | None = None,
 ) -> list[GameRecord]:
     """The records of `play_match`'s games."""
     source = openings or OpeningSource(spec, None, opening_plies, np.random.default_rng(seed))
     chosen = source.take((games + 1) // 2)
     records = play_lockstep(
-        spec, player, opponent, chosen, seed, on_game_end=(lambda r: on_game_end(r.index)) if on_game_end else None
+        spec,
+        player,
+        opponent,
+        chosen,
+        seed,
+        on_game_end=(lambda r: on_game_end(r.index)) if on_game_end else None,
+        seconds=seconds,
     )
     # An odd count drops the last game of the last pair, as before.
     return [r for r in records if r.index < games]

@@ -5,7 +5,12 @@ the same game and rules); the opponent is any player text `make_player` knows (p
 classical:N, random, another checkpoint, gomocup:COMMAND, htp:COMMAND). An external engine
 that drops out after too many faults ends the match early: its finished games still count.
 A game where a player's solver proved its win (tactics in the search) is told, with the
-proof's kind, length and move ("gomoku-15x15 (black) found VCF in 7 at move 23")."""
+proof's kind, length and move ("gomoku-15x15 (black) found VCF in 7 at move 23").
+
+A match by time (`seconds`) gives every move that long instead of a simulation count:
+the nets search until it is spent, pure MCTS and the classical player stop within it
+(their number the most they play), an engine is told it; each side's simulations a move
+(playouts, nodes) are reported."""
 
 from __future__ import annotations
 
@@ -15,12 +20,14 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.games.base import GameSpec
-from pipeline.match.arena import GameRecord, MatchResult, PlayerDropped, match_records, result_of
+from pipeline.match.arena import GameRecord, MatchResult, PlayerDropped, match_records, result_of, warm_up
 from pipeline.match.game_records import game_dict, write_records
 from pipeline.match.openings import AUTO, RANDOM, OpeningSource, resolve_suite
 from pipeline.players.base import Player
+from pipeline.players.classical import ClassicalPlayer
 from pipeline.players.factory import make_player, play_search
 from pipeline.players.models import checkpoint_game
+from pipeline.players.search import NetPlayer, PurePlayer
 
 SHOWN_PROOFS = 3  # proofs `describe` lists; the JSON has every one
 
@@ -33,6 +40,19 @@ def model_spec(model: Path, board: str | None = None) -> GameSpec:
         return spec
     size = GameSpec.parse(f"{spec.game}:{board}")
     return GameSpec.model_validate({**spec.model_dump(), "height": size.height, "width": size.width})
+
+
+SIDES = ("player", "opponent")
+
+
+def count_word(player: Player) -> str:
+    """What a player's `think` counts (its simulations in a match by time): "" where it
+    counts nothing (an engine, which keeps its own count; random; a DQN)."""
+    if isinstance(player, ClassicalPlayer):
+        return "nodes"
+    if isinstance(player, PurePlayer):
+        return "playouts"
+    return "simulations" if isinstance(player, NetPlayer) else ""
 
 
 @dataclass
@@ -48,20 +68,28 @@ class Evaluation:
     openings: str = ""  # where the openings came from, in words
     stopped: str = ""  # why the match ended early (an external engine dropped out)
     forfeits: list[str] = field(default_factory=list)  # an external engine's forfeits, each a lost game
+    seconds: float | None = None  # a match by time: each move's time (`simulations` then only sizes the trees)
 
     @staticmethod
     def setup(
-        model: Path, vs: str, simulations: int, board: str | None = None, tactics: str | None = None
+        model: Path,
+        vs: str,
+        simulations: int,
+        board: str | None = None,
+        tactics: str | None = None,
+        seconds: float | None = None,
     ) -> Evaluation:
         """Load both players; CheckpointError or ValueError for a model or opponent that
-        cannot play. `tactics` overrides the searches' threat solvers (off, vcf, vct)."""
+        cannot play. `tactics` overrides the searches' threat solvers (off, vcf, vct).
+        `seconds`: a match by time, `seconds` a move for each side."""
         spec = model_spec(model, board)
         search = play_search(spec, simulations)
         if tactics is not None:
             search = search.model_copy(update={"tactics": tactics})
-        player = make_player(str(model), spec, search)
+        player = make_player(str(model), spec, search, seconds=seconds)
         player.name = model.stem
-        return Evaluation(spec, player, make_player(vs, spec, search), simulations)
+        opponent = make_player(vs, spec, search, seconds=seconds)
+        return Evaluation(spec, player, opponent, simulations, seconds=seconds)
 
     def play(
         self, games: int, seed: int = 0, opening_plies: int | None = None, openings: str | None = None
@@ -76,8 +104,12 @@ class Evaluation:
         suite = resolve_suite(self.spec, openings)
         source = OpeningSource(self.spec, suite, opening_plies, np.random.default_rng(seed))
         self.openings = source.describe()
+        if self.seconds is not None:
+            warm_up(self.spec, self.player, self.opponent)
         try:
-            self.records = match_records(self.spec, self.player, self.opponent, games, seed, openings=source)
+            self.records = match_records(
+                self.spec, self.player, self.opponent, games, seed, openings=source, seconds=self.seconds
+            )
         except PlayerDropped as exc:
             self.stopped = str(exc)
             self.records = exc.records
@@ -97,19 +129,62 @@ class Evaluation:
         assert self.result is not None, "play first"
         summary = self.result.summary()
         games = [game_dict(self.spec, r, self.player.name, self.opponent.name) for r in self.records]
+        by_time = {}
+        if self.seconds is not None:
+            by_time = {
+                "simulations_a_move": {side: self.effort(i)["simulations"] for i, side in enumerate(SIDES)},
+                "seconds_a_move": {side: self.effort(i)["seconds"] for i, side in enumerate(SIDES)},
+            }
         return {
             "game": str(self.spec),
-            "simulations": self.simulations,
+            "simulations": None if self.seconds is not None else self.simulations,
+            "seconds": self.seconds,
             "openings": self.openings,
             **summary,
+            **by_time,
             "forfeits": self.forfeits,
             "records": games,
         }
 
+    def effort(self, side: int) -> dict[str, dict[str, object]]:
+        """What side 0 (the model) or 1 (the opponent) spent a move in a match by time:
+        simulations (playouts, nodes) and seconds, their mean and median (max for the
+        seconds), over every move it chose after the openings."""
+        who = (self.player, self.opponent)[side]
+        sims = [n for r in self.records for n in r.simulations[side]]
+        spent = [t for r in self.records for t in r.seconds[side]]
+        return {
+            "simulations": {
+                "name": who.name,
+                "counts": count_word(who),
+                "mean": round(float(np.mean(sims)), 1) if sims else 0.0,
+                "median": float(np.median(sims)) if sims else 0.0,
+                "moves": len(sims),
+            },
+            "seconds": {
+                "name": who.name,
+                "mean": round(float(np.mean(spent)), 4) if spent else 0.0,
+                "median": round(float(np.median(spent)), 4) if spent else 0.0,
+                "max": round(float(np.max(spent)), 4) if spent else 0.0,
+            },
+        }
+
+    def describe_effort(self) -> str:
+        """One line for a match by time: each side's simulations a move and seconds."""
+        parts = []
+        for side in range(2):
+            effort = self.effort(side)
+            sims, spent = effort["simulations"], effort["seconds"]
+            word = sims["counts"]
+            counted = f"{sims['mean']:,.0f} {word} a move (median {sims['median']:,.0f})" if word else "no count"
+            parts.append(f"{sims['name']} {counted}, {spent['mean']:.3f} s a move (most {spent['max']:.3f} s)")
+        return f"by time, {self.seconds:g} s a move: " + "; ".join(parts)
+
     def describe(self, opponent: str, shown_proofs: int = SHOWN_PROOFS) -> str:
         """One line: the counts, the score with its 95% interval, and the Elo difference;
-        then, when a solver proved a win in some games, how many and the first
-        `shown_proofs` of them (`as_dict` lists all)."""
+        in a match by time a line of each side's simulations and seconds a move; then, when
+        a solver proved a win in some games, how many and the first `shown_proofs` of them
+        (`as_dict` lists all)."""
         result = self.result
         assert result is not None, "play first"
         summary = result.summary()
@@ -124,6 +199,8 @@ class Evaluation:
         if self.spec.has_swap_rule and self.spec.swap:
             theirs = result.swaps - result.swaps_by_player
             line += f"; swaps: {result.swaps} ({self.player.name} {result.swaps_by_player}, {opponent} {theirs})"
+        if self.seconds is not None:
+            line += "\n" + self.describe_effort()
         if not result.proofs:
             return line
         lines = [

@@ -1,7 +1,8 @@
 """Every game of a match as data and as files the GUIs read: a dict a game for `--json`
-(opening, colours, moves, result, reason, each side's first proven win, seconds a move),
-and `--records DIR` files, SGF for Hex and Connect6 (HexGui and Connect6 viewers read it)
-and Piskvork's PSQ for Gomoku, one file a game."""
+(opening, colours, moves, result, reason, each side's first proven win, seconds a move,
+and in a match by time simulations a move), and `--records DIR` files, SGF for Hex and
+Connect6 (HexGui and Connect6 viewers read it) and Piskvork's PSQ for Gomoku, one file a
+game."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def result_text(record: GameRecord) -> str:
 def game_dict(spec: GameSpec, record: GameRecord, player: str, opponent: str) -> dict[str, Any]:
     mine, theirs = record.mean_seconds()
     black, white = (player, opponent) if record.player_first else (opponent, player)
+    timed = any(record.simulations)  # a match by time: each side's mean simulations a move
+    by_time = {"simulations_a_move": dict(zip((player, opponent), record.mean_simulations(), strict=True))}
     return {
         "game": record.index + 1,
         "pair": record.pair + 1,
@@ -39,6 +42,7 @@ def game_dict(spec: GameSpec, record: GameRecord, player: str, opponent: str) ->
         "swapped": record.swapped,
         "first_proven_win": {player: record.player_proof, opponent: record.opponent_proof},
         "seconds_a_move": {player: mine, opponent: theirs},
+        **(by_time if timed else {}),
     }
 
 

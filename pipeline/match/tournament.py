@@ -10,10 +10,11 @@ rerun in another order, or a gauntlet after a round robin, replays nothing.
 
 Finished games are appended one JSON line each to `DIR/games.jsonl` (flushed) as they end;
 a rerun with the same settings plays only the games not in the file. The settings (game,
-simulations, openings, seed, the players' texts) are kept in `DIR/tournament.json`, and a
-rerun with others is a clear error. The games run in lockstep chunks of a pairing, the
-chunks in parallel in up to `workers` spawned processes (torch at one thread each); a
-signal stops every chunk at its next move and keeps each game finished."""
+simulations or seconds a move, openings, seed, the players' texts) are kept in
+`DIR/tournament.json`, and a rerun with others is a clear error. The games run in lockstep
+chunks of a pairing (by time, one move of one game at a time), the chunks in parallel in up
+to `workers` spawned processes (torch at one thread each); a signal stops every chunk at
+its next move and keeps each game finished."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ from pipeline.runtime.atomic import atomic_file
 GAMES_FILE = "games.jsonl"
 SETTINGS_FILE = "tournament.json"
 CHUNK_GAMES = 10  # games of one pairing played in lockstep by one task, at most
-SETTINGS = ("game", "simulations", "openings", "seed")  # what a rerun must share
+SETTINGS = ("game", "seconds", "simulations", "openings", "seed")  # what a rerun must share
 
 
 class TournamentError(ValueError):
@@ -124,12 +125,12 @@ def tournament_spec(players: list[Entrant], game: str | None) -> GameSpec:
     return spec
 
 
-def check_players(players: list[Entrant], spec: GameSpec, simulations: int) -> None:
+def check_players(players: list[Entrant], spec: GameSpec, simulations: int, seconds: float | None = None) -> None:
     """Build each player once, so one that cannot play `spec` is an error before any game
     (CheckpointError or ValueError)."""
     search = play_search(spec, simulations)
     for e in players:
-        player = make_player(e.text, spec, search, name=e.name)
+        player = make_player(e.text, spec, search, name=e.name, seconds=seconds)
         close = getattr(player, "close", None)
         if close is not None:
             close()
@@ -166,12 +167,15 @@ class Chunk:
     opponent: Entrant
     indices: tuple[int, ...]  # game indices in the pairing, ascending
 
-    def job(self, spec: GameSpec, simulations: int, openings: list[list[int]], seed: int) -> dict[str, Any]:
+    def job(
+        self, spec: GameSpec, simulations: int, openings: list[list[int]], seed: int, seconds: float | None = None
+    ) -> dict[str, Any]:
         """Plain data for a worker process."""
         pairs = sorted({i // 2 for i in self.indices})
         return {
             "game": spec.model_dump(),
             "simulations": simulations,
+            "seconds": seconds,
             "player": [self.player.name, self.player.text],
             "opponent": [self.opponent.name, self.opponent.text],
             "indices": list(self.indices),
@@ -263,13 +267,14 @@ class Tournament:
     players: list[Entrant]
     gauntlet: bool
     games: int  # a pairing
-    simulations: int
+    simulations: int  # by time (`seconds`) it only sizes the nets' first trees
     openings_choice: str
     seed: int
     out: Path
     anchor: str = ""  # 0 Elo: the first player unless named
     openings: list[list[int]] = field(default_factory=list)
     openings_text: str = ""
+    seconds: float | None = None  # a tournament by time: each move's seconds, for every player
 
     @staticmethod
     def setup(
@@ -283,6 +288,7 @@ class Tournament:
         seed: int = 0,
         anchor: str | None = None,
         check: bool = True,
+        seconds: float | None = None,
     ) -> Tournament:
         """Name the players, find the game, draw the openings and check the settings
         against those of the games already in `out` (TournamentError, CheckpointError,
@@ -296,10 +302,10 @@ class Tournament:
             raise TournamentError(f"--anchor {anchor}: not one of the players ({', '.join(names)})")
         spec = tournament_spec(players, game)
         if check:
-            check_players(players, spec, simulations)
+            check_players(players, spec, simulations, seconds)
         suite = resolve_suite(spec, openings)
         source = OpeningSource(spec, suite, None, np.random.default_rng(seed))
-        t = Tournament(spec, players, gauntlet, games, simulations, openings, seed, Path(out), anchor)
+        t = Tournament(spec, players, gauntlet, games, simulations, openings, seed, Path(out), anchor, seconds=seconds)
         t.openings = source.take((games + 1) // 2)
         t.openings_text = source.describe()
         t.check_settings()
@@ -319,7 +325,8 @@ class Tournament:
     def settings(self) -> dict[str, Any]:
         return {
             "game": str(self.spec),
-            "simulations": self.simulations,
+            "simulations": None if self.seconds is not None else self.simulations,
+            "seconds": self.seconds,
             "openings": self.openings_choice,
             "seed": self.seed,
             "players": {e.name: e.text for e in self.players},
@@ -381,7 +388,7 @@ class Tournament:
         total = sum(len(v) for v in missing.values())
         by_name = {e.name: e for e in self.players}
         todo = chunks(missing, by_name, chunk_size(total, workers))
-        jobs = [c.job(self.spec, self.simulations, self.openings, self.seed) for c in todo]
+        jobs = [c.job(self.spec, self.simulations, self.openings, self.seed, self.seconds) for c in todo]
         outcome = RunOutcome()
         if not jobs:
             return outcome
@@ -423,9 +430,14 @@ class Tournament:
         pairings = len(self.pairings())
         planned = pairings * self.games
         kept = f"{standings.games} games" + (f" of {planned}" if standings.games < planned else "")
+        limit = (
+            f"nets search {self.simulations} simulations a move"
+            if self.seconds is None
+            else f"by time, {self.seconds:g} s a move for every player"
+        )
         return [
-            f"{kept}: {self.games} a pairing, {pairings} pairings; nets search {self.simulations} simulations a "
-            f"move; openings: {self.openings_text}, each with both colours; seed {self.seed}.",
+            f"{kept}: {self.games} a pairing, {pairings} pairings; {limit}; openings: {self.openings_text}, "
+            f"each with both colours; seed {self.seed}.",
             "",
             f"Ratings: Bradley-Terry (one virtual draw a pairing), {self.anchor} at 0 Elo; 95% intervals from "
             "the fit's curvature. A cell is the row player's points/games against the column player.",

@@ -22,9 +22,9 @@ from dataclasses import replace
 from typing import Any
 
 from pipeline.games.base import GameSpec, GameState
-from pipeline.match.arena import GameRecord, PlayerDropped, play_lockstep
+from pipeline.match.arena import GameRecord, PlayerDropped, play_lockstep, warm_up
 from pipeline.match.game_records import game_dict
-from pipeline.players.base import Forfeit, Player
+from pipeline.players.base import Forfeit, Player, Thought
 from pipeline.players.factory import make_player, play_search
 from pipeline.runtime import interrupt
 
@@ -72,6 +72,17 @@ class Selected:
     def observe(self, game: int, state: GameState, action: int) -> None:
         self.inner.observe(game, state, action)
 
+    def think(
+        self, state: GameState, budget: int | None = None, seconds: float | None = None, game: int = 0
+    ) -> Thought:
+        """A move by time (`play_lockstep` with `seconds`): a game not played here is
+        forfeited, as by `choose`."""
+        if self.should_stop():
+            raise interrupt.Interrupted("stopped")
+        if game in self.skip:
+            raise Forfeit({game: SKIPPED})
+        return self.inner.think(state, budget, seconds, game)
+
 
 def play_chunk(job: dict[str, Any], report: Callable[[Row], None], should_stop: Callable[[], bool]) -> dict[str, Any]:
     """Play a chunk's games, `report` each finished one as a row of the games file.
@@ -83,7 +94,8 @@ def play_chunk(job: dict[str, Any], report: Callable[[Row], None], should_stop: 
     wanted = set(job["indices"])
     local = {g: 2 * pairs[g // 2] + g % 2 for g in range(2 * len(pairs))}  # lockstep game -> index
     skip = {g for g, index in local.items() if index not in wanted}
-    inner = [make_player(a_text, spec, search, name=a), make_player(b_text, spec, search, name=b)]
+    seconds = job.get("seconds")
+    inner = [make_player(text, spec, search, name=name, seconds=seconds) for name, text in ((a, a_text), (b, b_text))]
     for p, name in zip(inner, (a, b), strict=True):
         p.name = name  # random and engines take no name from make_player
     player, opponent = (Selected(p, skip, should_stop) for p in inner)
@@ -100,7 +112,9 @@ def play_chunk(job: dict[str, Any], report: Callable[[Row], None], should_stop: 
 
     outcome = {"played": 0, "stopped": False, "dropped": ""}
     try:
-        play_lockstep(spec, player, opponent, job["openings"], job["seed"], on_game_end=finished)
+        if seconds is not None:
+            warm_up(spec, *inner)
+        play_lockstep(spec, player, opponent, job["openings"], job["seed"], on_game_end=finished, seconds=seconds)
     except interrupt.Interrupted:
         outcome["stopped"] = True
     except PlayerDropped as exc:

@@ -91,6 +91,7 @@ def make_player(
     name: str | None = None,
     reuse: bool = False,
     load: ModelLoader = load_model,
+    seconds: float | None = None,
 ) -> Player:
     """The player `text` names, for games of `spec`.
 
@@ -98,10 +99,18 @@ def make_player(
     checkpoint path is looked up; `name` replaces the player's default name (the checkpoint's
     stem, `pure:N`); `reuse` keeps pure MCTS's tree between moves, as a player of one long
     game does (the ladder does not reuse); `load` reads a checkpoint (a front end that keeps
-    models loaded passes its cache)."""
+    models loaded passes its cache).
+
+    `seconds` makes a player for a match by time: a net thinks that long a move, however
+    many simulations that reaches (`NetPlayer`), and an engine is told it (`INFO
+    timeout_turn`, `time_settings`) unless its text sets `turn=`; pure MCTS and the
+    classical player get the time from the match at each move (`think`), their number the
+    most they play (playouts, plies)."""
     if is_engine_text(text):
         engine = parse_engine(text)
         engine.check_game(spec)
+        if seconds is not None and "turn_seconds" not in engine.model_fields_set:
+            engine = engine.model_copy(update={"turn_seconds": seconds})
         return EnginePlayer(engine)
     if text == "random":
         return RandomPlayer()
@@ -125,7 +134,7 @@ def make_player(
         raise ValueError(f"{text!r}: no such player; a player is one of: {FORMS}")
     model = load(path, spec)
     if isinstance(model, PolicyValueNet):
-        return NetPlayer(player_evaluator(model), search or SearchConfig(), name or path.stem)
+        return NetPlayer(player_evaluator(model), search or SearchConfig(), name or path.stem, seconds=seconds)
     return DQNPlayer(model, name=name or path.stem)
 
 

@@ -99,13 +99,26 @@ class NetPlayer:
     `temperature_moves` plies. Each game's tree follows the moves played. `proven` keeps,
     per game of the match, the first position where its tree proved the chosen move a win
     and the solver gave the proof (a solver call only at such positions, none in a game
-    once it has its proof)."""
+    once it has its proof).
 
-    def __init__(self, evaluator: Evaluator, search: SearchConfig, name: str = "net", temperature_moves: int = 0):
+    Made with `seconds` (a match by time), it thinks that long for each move, however many
+    simulations that reaches: `choose` searches its games one after the other, each for the
+    whole time (a lockstep batch would share it), and `think` without a budget is bounded by
+    the time alone, one tree growing until the time is spent."""
+
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        search: SearchConfig,
+        name: str = "net",
+        temperature_moves: int = 0,
+        seconds: float | None = None,
+    ):
         self.evaluator = evaluator
         self.config = search.model_copy(update={"threat_guidance": False})  # never in evaluation
         self.name = name
         self.temperature_moves = temperature_moves
+        self.seconds = seconds  # a time a move instead of the search's simulations
         self.search: BatchedMCTS | None = None
         self.rng = np.random.default_rng(0)
         self.fresh = np.ones(0, dtype=np.bool_)
@@ -129,6 +142,8 @@ class NetPlayer:
         return search
 
     def choose(self, games: list[int], states: list[GameState]) -> list[int]:
+        if self.seconds is not None:  # by time: each game's move gets the whole time
+            return [self.think(s, game=g).action for g, s in zip(games, states, strict=True)]
         search = self.search
         assert search is not None, "start() first"
         active = np.zeros(search.games, dtype=np.bool_)
@@ -152,7 +167,9 @@ class NetPlayer:
         return prove(state, self.config.tactics)
 
     def _note_proof(self, g: int, state: GameState, action: int) -> None:
-        proof = self._proof(g, state, action)
+        self._keep_proof(g, state, self._proof(g, state, action))
+
+    def _keep_proof(self, g: int, state: GameState, proof) -> None:
         if proof is not None:
             length = proof.attacker_moves(state.spec, state.ply)
             self.proven[g] = ProvenWin(state.ply, COLOURS[proof.winner], proof.kind, length)
@@ -182,12 +199,20 @@ class NetPlayer:
         before = int(search.tree.node_int[game, 0, VISITS])  # the root's visits so far (reused ones included)
         active = np.zeros(search.games, dtype=np.bool_)
         active[game] = True
+        timed = budget is None and self.seconds is not None  # a player by time: the time alone
+        if timed and seconds is None:
+            seconds = self.seconds
         visits = search.search(
-            self.evaluator, active=active, simulations=budget or self.config.simulations, seconds=seconds
+            self.evaluator,
+            active=active,
+            simulations=None if timed else budget or self.config.simulations,
+            seconds=seconds,
         )[game]
         action = self._pick(game, state, visits)
         simulations = int(search.tree.node_int[game, 0, VISITS]) - before
         proof = self._proof(game, state, action)
+        if game not in self.proven:  # the match's report, as `choose` keeps it
+            self._keep_proof(game, state, proof)
         seconds = time.perf_counter() - start
         text = None if proof is None else proof.describe(state.spec, state.ply)
         return Thought(action, visits, search.tree.root_value(game), simulations, seconds, text)
