@@ -184,6 +184,18 @@ def winning_moves(s, player, out):
 
 
 @njit(cache=True, nogil=True)
+def keep_marked(out, marks, cells):
+    """out[:cells] &= marks[:cells]; return how many stay True."""
+    n = 0
+    for a in range(cells):
+        keep = out[a] and marks[a]
+        out[a] = keep
+        if keep:
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
 def candidate_mask(s, out):
     """Threat guidance: restrict `out` (a legal mask) to an immediate win if there is
     one, else to the cells that stop the opponent's win on its next turn (Connect6: over
@@ -212,12 +224,7 @@ def candidate_mask(s, out):
             found = winning_moves(s, them, marks)
     if found == 0:
         return n_legal
-    n = 0
-    for a in range(cells):
-        keep = out[a] and marks[a]
-        out[a] = keep
-        if keep:
-            n += 1
+    n = keep_marked(out, marks, cells)
     if kind == HEX and s[SWAP] != 0:
         out[cells] = False
     if n == 0:  # renju: every cell that stops the opponent is forbidden to black

@@ -163,22 +163,36 @@ def may_be_forbidden(board, h, w, cell):
     within 4 along each line: a four needs 3 of them in its direction (so does an
     overline), a three 2, and a double three two such directions. Exact, and cheap: most
     empty cells of a position stop here."""
+    return shapes_possible(
+        black_near(board, h, w, cell, 0),
+        black_near(board, h, w, cell, 1),
+        black_near(board, h, w, cell, 2),
+        black_near(board, h, w, cell, 3),
+    )
+
+
+@njit(cache=True, nogil=True)
+def black_near(board, h, w, cell, d):
+    """Black stones within 4 of `cell` along direction d (`cell` itself not counted)."""
     r0 = cell // w
     c0 = cell % w
-    pairs = 0
-    for d in range(4):
-        n = 0
-        for sign in (-1, 1):
-            for i in range(1, SPAN):
-                r = r0 + sign * i * LINE_R[d]
-                c = c0 + sign * i * LINE_C[d]
-                if 0 <= r < h and 0 <= c < w and board[r * w + c] == BLACK:
-                    n += 1
-        if n >= 3:
-            return True
-        if n >= 2:
-            pairs += 1
-    return pairs >= 2
+    n = 0
+    for sign in (-1, 1):
+        for i in range(1, SPAN):
+            r = r0 + sign * i * LINE_R[d]
+            c = c0 + sign * i * LINE_C[d]
+            if 0 <= r < h and 0 <= c < w and board[r * w + c] == BLACK:
+                n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def shapes_possible(n0, n1, n2, n3):
+    """Can a forbidden shape form, given the black stones within 4 along each line? A
+    four (or an overline) needs 3 in one direction, a double three 2 in two directions."""
+    if max(n0, n1, n2, n3) >= 3:
+        return True
+    return int(n0 >= 2) + int(n1 >= 2) + int(n2 >= 2) + int(n3 >= 2) >= 2
 
 
 @njit(cache=True, nogil=True)
@@ -205,14 +219,7 @@ def line_counts(board, h, w):
 @njit(cache=True, nogil=True)
 def counted_may_be_forbidden(counts, cell):
     """`may_be_forbidden` read from `line_counts`."""
-    pairs = 0
-    for d in range(4):
-        n = counts[d, cell]
-        if n >= 3:
-            return True
-        if n >= 2:
-            pairs += 1
-    return pairs >= 2
+    return shapes_possible(counts[0, cell], counts[1, cell], counts[2, cell], counts[3, cell])
 
 
 @njit(cache=True, nogil=True)

@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.games.hex import edges_of, find, link_stone
+from pipeline.games.kernels import keep_marked
 from pipeline.games.layout import BOARD, HIST, HIST_PLAYER, WIDTH
 
 NB_R = np.array([-1, -1, 0, 0, 1, 1], dtype=np.int64)
@@ -42,7 +43,7 @@ MAX_CARRIER = 8
 
 @njit(cache=True, nogil=True)
 def _cell_groups(s, n, cell, player, out):
-    """The distinct groups (roots; edges included) next to empty `cell`; return count."""
+    """The distinct groups (roots; edges included) next to `cell`; return count."""
     r = cell // n
     c = cell % n
     value = player + 1
@@ -276,12 +277,7 @@ def must_play_region(s, player, region, carrier):
         if winning_connection(work, player, carrier) == 1:
             found += 1
             carrier[k] = True
-            alive = 0
-            for cell in range(cells):
-                keep = region[cell] and carrier[cell]
-                region[cell] = keep
-                if keep:
-                    alive += 1
+            alive = keep_marked(region, carrier, cells)
             if alive == 0:
                 return found, 0
     return found, alive
@@ -321,33 +317,9 @@ def bridge_intrusions(s, player, out):
     last = s[HIST]
     if last < 0 or last >= cells or s[HIST_PLAYER] != 1 - player:
         return 0
-    r = last // n
-    c = last % n
-    value = player + 1
     # The groups that touched the intruded cell (own stones and own edges around it).
     groups = np.empty(6, dtype=np.int64)
-    k = 0
-    first, second = edges_of(s, player)
-    for d in range(6):
-        rr = r + NB_R[d]
-        cc = c + NB_C[d]
-        g = -1
-        if 0 <= rr < n and 0 <= cc < n:
-            if s[BOARD + rr * n + cc] == value:
-                g = find(s, rr * n + cc)
-        elif player == 0 and 0 <= cc < n:
-            g = find(s, first if rr < 0 else second)
-        elif player == 1 and 0 <= rr < n:
-            g = find(s, first if cc < 0 else second)
-        if g < 0:
-            continue
-        seen = False
-        for i in range(k):
-            if groups[i] == g:
-                seen = True
-        if not seen:
-            groups[k] = g
-            k += 1
+    k = _cell_groups(s, n, last, player, groups)
     marks = np.zeros(cells, dtype=np.bool_)
     found = 0
     for i in range(k):

@@ -65,6 +65,20 @@ DEFAULT_MAX_OR = 4
 
 
 @njit(cache=True, nogil=True)
+def _enqueue(qa, qb, q, tail, cap, x, y, w0, w1, w2):
+    """Queue the new VC (w0, w1, w2) of pair (x, y) for combining, while the queue has
+    room; return the new tail."""
+    if tail < cap:
+        qa[tail] = x
+        qb[tail] = y
+        q[tail, 0] = w0
+        q[tail, 1] = w1
+        q[tail, 2] = w2
+        tail += 1
+    return tail
+
+
+@njit(cache=True, nogil=True)
 def _add_vc(p, w0, w1, w2, v, vn, max_vc):
     """Keep VC (w0, w1, w2) of pair p (rows v[p, j]) unless an old one's carrier is a
     subset; drop the old supersets. Return True when it was kept."""
@@ -351,13 +365,7 @@ def hsearch(s, player, max_vc, max_sc, max_or, empty_pairs, stop_at_semi, sc_bit
                         if _add_vc(p, u0, u1, u2, vc, vn, max_vc):
                             if p == target:
                                 return FULL, 0, u0, u1, u2
-                            if tail < cap:
-                                qa[tail] = x
-                                qb[tail] = y
-                                q[tail, 0] = u0
-                                q[tail, 1] = u1
-                                q[tail, 2] = u2
-                                tail += 1
+                            tail = _enqueue(qa, qb, q, tail, cap, x, y, u0, u1, u2)
                         continue
                     # Through an empty cell: a semi-connection keyed at m.
                     mc = pcell[m]
@@ -387,13 +395,7 @@ def hsearch(s, player, max_vc, max_sc, max_or, empty_pairs, stop_at_semi, sc_bit
                         if _add_vc(p, o0, o1, o2, vc, vn, max_vc):
                             if p == target:
                                 return FULL, 0, o0, o1, o2
-                            if tail < cap:
-                                qa[tail] = x
-                                qb[tail] = y
-                                q[tail, 0] = o0
-                                q[tail, 1] = o1
-                                q[tail, 2] = o2
-                                tail += 1
+                            tail = _enqueue(qa, qb, q, tail, cap, x, y, o0, o1, o2)
                     # Keep the new SC; older ones containing it are redundant.
                     w = 0
                     for i in range(sn[p]):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -244,18 +245,12 @@ def _dfpn_winning_move(state: GameState, budget: int, flags: int, tt: DfpnTable,
     return None
 
 
-def winning_move(
-    state: GameState,
-    budget: int,
-    flags: int = hd.DFPN_ALL,
-    tt: DfpnTable | None = None,
-    limits: np.ndarray | None = None,
-    preferred: int | None = None,
-) -> int | None:
+def winning_move(state: GameState, budget: int, **options: Any) -> int | None:
     """A proven winning move for the player to move, or None when the position is lost
-    or not solved within `budget` nodes (each solve's budget). `preferred` (a search's
-    choice) is returned when it keeps the win too."""
-    return solved_winning_move(state, budget, flags, tt, limits, preferred)[1]
+    or not solved within `budget` nodes (each solve's budget). The `options` are
+    `solved_winning_move`'s: `preferred` (a search's choice) is returned when it keeps the
+    win too."""
+    return solved_winning_move(state, budget, **options)[1]
 
 
 def solved_winning_move(

@@ -146,6 +146,19 @@ def analyse(s, flags, out):
 
 
 @njit(cache=True, nogil=True)
+def _insert(scores, moves, k, score, a):
+    """Insertion sort's step: put move `a` with `score` into the first `k` entries, kept
+    in ascending order of score (after the equal ones: ties keep their order)."""
+    j = k
+    while j > 0 and scores[j - 1] > score:
+        scores[j] = scores[j - 1]
+        moves[j] = moves[j - 1]
+        j -= 1
+    scores[j] = score
+    moves[j] = a
+
+
+@njit(cache=True, nogil=True)
 def order_moves(s, mask, moves):
     """Write the marked actions into `moves`, central cells first; return the count."""
     n = s[WIDTH]
@@ -163,13 +176,7 @@ def order_moves(s, mask, moves):
                 dr = r - (n - 1) / 2.0
                 dc = c - (n - 1) / 2.0
                 score = max(abs(dr), abs(dc), abs(dr + dc))
-            j = k
-            while j > 0 and scores[j - 1] > score:
-                scores[j] = scores[j - 1]
-                moves[j] = moves[j - 1]
-                j -= 1
-            scores[j] = score
-            moves[j] = a
+            _insert(scores, moves, k, score, a)
             k += 1
     return k
 
@@ -221,13 +228,7 @@ def negamax(s, flags, counters, keys, vals, best):
             if c_status == WIN:
                 continue  # the opponent wins at once: never our choice
             # Insertion by the opponent's candidate count; the centre order breaks ties.
-            j = kept
-            while j > 0 and scores[j - 1] > c_count:
-                scores[j] = scores[j - 1]
-                moves[j] = moves[j - 1]
-                j -= 1
-            scores[j] = c_count
-            moves[j] = a
+            _insert(scores, moves, kept, c_count, a)
             kept += 1
         count = kept
     unknown = False
