@@ -10,15 +10,9 @@ from pipeline.games.connect6 import mark_windows
 from pipeline.match.arena import play_match
 from pipeline.players.classical import ClassicalPlayer
 from pipeline.players.factory import make_player
+from tests.unit.test_search import position
 
 pytestmark = pytest.mark.unit
-
-
-def position(text: str, moves: list[str]) -> GameState:
-    state = GameSpec.parse(text).new_game()
-    for m in moves:
-        state.apply(m)
-    return state
 
 
 def move_of(state: GameState, depth: int, seed: int = 0) -> str:

@@ -13,6 +13,7 @@ from pipeline.search.gumbel import completed_q, considered_visits, improved_poli
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
 from pipeline.search.tree import ACTION, COUNT, FIRST, PRIOR, RAW, VALUE, VISITS, Tree
 from pipeline.selfplay.play import SelfPlayConfig, play_games
+from tests.unit.test_search import position
 
 pytestmark = pytest.mark.unit
 
@@ -118,10 +119,8 @@ def test_without_noise_the_top_m_by_prior_is_considered():
 def test_a_forced_block_leads_the_improved_policy_with_few_simulations():
     # 3x3, three in a row. X: a1, a2 (column a) threatens a3; O must block there: every
     # other move lets X complete the column.
-    spec = GameSpec.parse("gomoku:3:k3")
-    state = spec.new_game()
-    for move in ["a1", "b2", "a2"]:
-        state.apply(move)
+    state = position("gomoku:3:k3", ["a1", "b2", "a2"])
+    spec = state.spec
     block = state.to_action("a3")
     assert not state.is_terminal and len(state.legal_actions()) == 6
     for seed in range(5):
@@ -133,10 +132,8 @@ def test_a_forced_block_leads_the_improved_policy_with_few_simulations():
 
 
 def test_an_immediate_win_leads_the_improved_policy_and_is_played():
-    spec = GameSpec.parse("gomoku:3:k3")
-    state = spec.new_game()
-    for move in ["a1", "a2", "b1", "b2"]:
-        state.apply(move)
+    state = position("gomoku:3:k3", ["a1", "a2", "b1", "b2"])
+    spec = state.spec
     win = state.to_action("c1")
     search, _ = gumbel_search(spec, state, UniformEvaluator(spec.num_actions), simulations=8, prove_wins=False)
     pi = improved_policy(search.tree, 0)
@@ -148,10 +145,8 @@ def test_an_immediate_win_leads_the_improved_policy_and_is_played():
 def test_a_proven_win_is_taken_on_a_big_board_even_outside_the_considered_moves():
     # 9x9: X has four in a row on row 1 (a1..d1) with e1 open; the uniform prior gives e1
     # no reason to be among the 4 considered of 77 moves, but the proof (prove_wins) does.
-    spec = GameSpec.parse("gomoku:9:k5")
-    state = spec.new_game()
-    for move in ["a1", "a9", "b1", "b9", "c1", "c9", "d1", "d9"]:
-        state.apply(move)
+    state = position("gomoku:9:k5", ["a1", "a9", "b1", "b9", "c1", "c9", "d1", "d9"])
+    spec = state.spec
     win = state.to_action("e1")
     for seed in range(3):
         search, _ = gumbel_search(
@@ -164,10 +159,8 @@ def test_a_proven_win_is_taken_on_a_big_board_even_outside_the_considered_moves(
 def test_a_proven_loss_is_not_chosen_when_another_move_exists():
     # O to move must block a3 (above); with considered=1 and no noise the halving looks at
     # the prior's favourite only. A prior that loves c3 (a losing move) must not win.
-    spec = GameSpec.parse("gomoku:3:k3")
-    state = spec.new_game()
-    for move in ["a1", "b2", "a2"]:
-        state.apply(move)
+    state = position("gomoku:3:k3", ["a1", "b2", "a2"])
+    spec = state.spec
     lover = state.to_action("c3")
 
     def evaluator(obs):
@@ -262,10 +255,8 @@ def test_the_non_root_selection_is_the_papers_deterministic_rule():
 
 
 def test_a_net_player_with_a_gumbel_root_blocks_and_plays_games():
-    spec = GameSpec.parse("gomoku:3:k3")
-    state = spec.new_game()
-    for move in ["a1", "b2", "a2"]:
-        state.apply(move)
+    state = position("gomoku:3:k3", ["a1", "b2", "a2"])
+    spec = state.spec
     config = SearchConfig(simulations=8, root="gumbel", tactics="off")
     player = NetPlayer(UniformEvaluator(spec.num_actions), config)
     assert player.think(state).action == state.to_action("a3")

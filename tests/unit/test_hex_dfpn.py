@@ -23,6 +23,8 @@ from pipeline.tactics.hex.connect import winning_connection
 from pipeline.tactics.hex.hsearch import FULL, SEMI, WORDS, cells_of_bits, hsearch, must_play
 from pipeline.tactics.hex.solve import dfpn_opening_table, new_dfpn_table, prove_hex, winning_move
 from tests.unit.test_hex_tactics import (
+    assert_line_replays,
+    assert_swap_wins_3x3,
     cells_of,
     centre_cells,
     connected,
@@ -100,6 +102,21 @@ def with_stone(s: np.ndarray, n: int, cell: int, player: int) -> np.ndarray:
     return position(n, black, white, int(s[TO_MOVE]))
 
 
+def after_moves_outside(s: np.ndarray, n: int, player: int, count: int) -> list[np.ndarray]:
+    """The positions after the opponent's first `count` moves outside `player`'s must-play
+    region (H-search's), `player` to move: each should be a win for `player`."""
+    _status, *region_words = must_play(s, np.int64(player), *LIMITS[:3], bool(LIMITS[3]))
+    region = cells_in(n, region_words)
+    outside = [c for c in range(n * n) if s[BOARD + c] == 0 and c not in region]
+    positions = []
+    for c in outside[:count]:
+        t = with_stone(s, n, c, 1 - player)
+        t[TO_MOVE] = player
+        t[PLY] = t[STONES] + ((t[STONES] + player) % 2)
+        positions.append(t)
+    return positions
+
+
 # ---- H-search ------------------------------------------------------------------------------
 def test_hsearch_derives_the_bridge_to_the_edge_and_the_ziggurat():
     spec = GameSpec.parse("hex:5")
@@ -159,13 +176,7 @@ def test_hsearch_claims_are_real_connections(data, n):
         if semis:
             event("SC")
             # Outside the must-play region the opponent's move leaves a win to `player`.
-            _mp_status, *region_words = must_play(s, np.int64(player), *LIMITS[:3], bool(LIMITS[3]))
-            region = cells_in(n, region_words)
-            outside = [c for c in range(n * n) if s[BOARD + c] == 0 and c not in region]
-            for c in outside[:3]:
-                t = with_stone(s, n, c, 1 - player)
-                t[TO_MOVE] = player
-                t[PLY] = t[STONES] + ((t[STONES] + player) % 2)
+            for t in after_moves_outside(s, n, player, 3):
                 assert t[WINNER] < 0 and plain_value(t) == hs.WIN
 
 
@@ -275,23 +286,11 @@ def test_principal_lines_end_in_the_winners_connection(n):
         opened = spec.new_game().apply(cell)
         sol = prove_hex(opened, 10**6, tt=tt)
         assert sol is not None and sol.line
-        replay = opened.copy()
-        for move in sol.line:
-            replay.apply(move)
-        assert replay.winner == sol.winner
-        assert (sol.move == sol.line[0]) if sol.winner == opened.current_player else sol.move is None
+        assert_line_replays(opened, sol)
 
 
 def test_swap_as_the_second_move():
-    """With the pie rule the second player wins 3x3: every opening is swapped or answered."""
-    spec = GameSpec.parse("hex:3:swap")
-    for cell in range(9):
-        sol = prove_hex(spec.new_game().apply(cell), 10**5)
-        assert sol is not None and sol.winner == 1
-        replay = spec.new_game().apply(cell)
-        for move in sol.line:
-            replay.apply(move)
-        assert replay.winner == 1
+    assert_swap_wins_3x3(lambda state: prove_hex(state, 10**5))
 
 
 def dfpn_value(s: np.ndarray, budget: int) -> int:

@@ -12,15 +12,16 @@ import numpy as np
 import pytest
 
 from pipeline.games.base import GameSpec
-from pipeline.games.hex import link_stone, swap_legal
+from pipeline.games.hex import swap_legal
 from pipeline.games.kernels import apply_unchecked, legal_mask
-from pipeline.games.layout import BOARD, PLY, STONES, TO_MOVE, WINNER
+from pipeline.games.layout import TO_MOVE, WINNER
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.hex_forced import HEX_ALL, HEX_BRIDGE, HEX_CONNECT, hex_tactics_flags
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
 from pipeline.search.tree import ACTION, COUNT, FIRST, MOVER, PRIOR, TERM_VALUE, TERMINAL
 from pipeline.tactics.hex import solver as hs
 from pipeline.tactics.hex.patterns import captured_pairs, dead_mask
+from tests.unit.test_hex_tactics import position as position_of_cells
 
 pytestmark = pytest.mark.unit
 
@@ -28,18 +29,8 @@ pytestmark = pytest.mark.unit
 def position(n: int, black: list[str], white: list[str], to_move: int) -> np.ndarray:
     """An n x n Hex state with these stones (cells named like `c4`), `to_move` next."""
     spec = GameSpec.parse(f"hex:{n}")
-    s = spec.initial_array()
-    for player, names in ((0, black), (1, white)):
-        for name in names:
-            cell = spec.parse_action(name)
-            s[BOARD + cell] = player + 1
-            if link_stone(s, cell, player):
-                s[WINNER] = player
-    stones = len(black) + len(white)
-    s[STONES] = stones
-    s[PLY] = stones + ((stones + to_move) % 2)  # moves derive the side to move from PLY
-    s[TO_MOVE] = to_move
-    return s
+    black_cells, white_cells = ([spec.parse_action(x) for x in names] for names in (black, white))
+    return position_of_cells(n, black_cells, white_cells, to_move)
 
 
 def searched(spec: GameSpec, s: np.ndarray, hex_tactics: str, simulations: int) -> BatchedMCTS:

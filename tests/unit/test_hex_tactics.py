@@ -150,26 +150,37 @@ def test_proofs_replay_to_the_claimed_winner(n):
         opened = spec.new_game().apply(cell)
         sol = solve_hex(opened, 10**7, table=table)
         assert sol is not None
-        replay = opened.copy()
-        for move in sol.line:
-            replay.apply(move)
-        assert replay.winner == sol.winner
-        if sol.winner == opened.current_player:
-            assert sol.move == sol.line[0]
-        else:
-            assert sol.move is None
+        assert_line_replays(opened, sol)
 
 
-def test_solver_handles_swap_as_the_second_move():
-    """With the pie rule the second player wins 3x3: every opening is swapped or answered."""
+def assert_line_replays(opened: GameState, sol) -> None:
+    """A solution's principal line, played out from `opened`, ends in its winner's
+    connection, and its move is the line's first exactly when the player to move wins."""
+    replay = opened.copy()
+    for move in sol.line:
+        replay.apply(move)
+    assert replay.winner == sol.winner
+    if sol.winner == opened.current_player:
+        assert sol.move == sol.line[0]
+    else:
+        assert sol.move is None
+
+
+def assert_swap_wins_3x3(solve) -> None:
+    """With the pie rule the second player wins 3x3: every opening is swapped or answered
+    (`solve`: a state to its solution), and the line shows how."""
     spec = GameSpec.parse("hex:3:swap")
     for cell in range(9):
-        sol = solve_hex(spec.new_game().apply(cell), 10**6)
+        sol = solve(spec.new_game().apply(cell))
         assert sol is not None and sol.winner == 1
         replay = spec.new_game().apply(cell)
         for move in sol.line:
             replay.apply(move)
         assert replay.winner == 1
+
+
+def test_solver_handles_swap_as_the_second_move():
+    assert_swap_wins_3x3(lambda state: solve_hex(state, 10**6))
 
 
 # ---- virtual connections ---------------------------------------------------------------

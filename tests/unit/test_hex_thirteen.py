@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.hex import apply_hex
-from pipeline.games.layout import BOARD, PLY, STONES, TO_MOVE, WINNER
+from pipeline.games.layout import BOARD, TO_MOVE, WINNER
 from pipeline.search.evaluator import UniformEvaluator
 from pipeline.search.hex_root_solver import HexRootSolver
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
@@ -28,7 +28,7 @@ from pipeline.tactics.hex import solver as hs
 from pipeline.tactics.hex.connect import winning_connection
 from pipeline.tactics.hex.hsearch import FULL, MAX_SIDE, NONE, SEMI, WORDS, empty_bits, must_play
 from pipeline.tactics.hex.solve import new_dfpn_table, prove_hex, winning_move
-from tests.unit.test_hex_dfpn import LIMITS, cells_in, joins_second, run_hsearch, with_stone
+from tests.unit.test_hex_dfpn import LIMITS, after_moves_outside, cells_in, joins_second, run_hsearch, with_stone
 from tests.unit.test_hex_tactics import cells_of, plain_value, position, random_position
 
 pytestmark = pytest.mark.unit
@@ -166,13 +166,7 @@ def test_hsearch_claims_on_big_boards_are_real_connections(data, n):
                 assert joins_second(with_stone(s, n, key, player), n, player, [c for c in carrier if c != key])
                 event("SC checked")
         if semis and empty <= 20:
-            _status, *region_words = must_play(s, np.int64(player), *LIMITS[:3], bool(LIMITS[3]))
-            region = cells_in(n, region_words)
-            outside = [c for c in range(n * n) if s[BOARD + c] == 0 and c not in region]
-            for c in outside[:2]:
-                t = with_stone(s, n, c, 1 - player)
-                t[TO_MOVE] = player
-                t[PLY] = t[STONES] + ((t[STONES] + player) % 2)
+            for t in after_moves_outside(s, n, player, 2):
                 assert t[WINNER] < 0 and plain_value(t, hs.USE_ALL) == hs.WIN
                 event("must-play checked")
 

@@ -99,14 +99,7 @@ def test_full_search_plies_keep_every_opening_position_under_a_playout_cap():
         parallel_games=4, search=search, temperature_moves=0, fast_simulations=2, full_search_prob=0.1
     )
     sparse, _ = play_games(spec, evaluator, 8, capped, 5)
-    kept = SelfPlayConfig(
-        parallel_games=4,
-        search=search,
-        temperature_moves=0,
-        fast_simulations=2,
-        full_search_prob=0.1,
-        full_search_plies=2,
-    )
+    kept = SelfPlayConfig.model_validate(capped.model_dump() | {"full_search_plies": 2})
     dense, _ = play_games(spec, evaluator, 8, kept, 5)
     assert (sparse.ply < 2).sum() < 8  # a 10% draw keeps few of the 16 opening positions
     assert sorted(np.bincount(dense.game_id[dense.ply < 2])) == [2] * 8  # every game keeps plies 0 and 1
