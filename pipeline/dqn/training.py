@@ -16,7 +16,7 @@ from pipeline.dqn.config import DQNConfig
 from pipeline.dqn.module import DQNModule
 from pipeline.games.base import GameSpec
 from pipeline.runtime.tracking import artifact_root, experiment_name, tracking_env_kept
-from pipeline.training.loop import quiet_lightning, trainer_device
+from pipeline.training.loop import lightning_trainer, quiet_lightning, trainer_device
 
 
 @dataclass
@@ -49,17 +49,13 @@ def _train_dqn(spec: GameSpec, cfg: DQNConfig, out: Path, tracking_uri: str, pro
         artifact_location=artifact_root(tracking_uri),
     )
     logger.log_hyperparams({f"dqn.{k}": v for k, v in cfg.model_dump().items()} | {"game": str(spec)})
-    trainer = L.Trainer(
-        max_steps=cfg.steps,
+    trainer = lightning_trainer(
+        accelerator,
+        precision,
+        cfg.steps,
+        logger,
+        progress,
         max_time=timedelta(minutes=cfg.minutes) if cfg.minutes else None,
-        accelerator=accelerator,
-        precision=precision,  # type: ignore[arg-type]
-        devices=1,
-        logger=logger,
-        log_every_n_steps=1,
-        enable_checkpointing=False,
-        enable_model_summary=False,
-        enable_progress_bar=progress,
     )
     start = time.perf_counter()
     trainer.fit(module)

@@ -94,25 +94,15 @@ def iteration_flow(
     return decisions
 
 
-def run_iterations(
-    params: Params,
-    paths: Paths,
-    iterations: int,
-    record: bool = True,
-    push: bool = True,
-    params_file: str | None = None,
-    tracking_uri: str | None = None,
-    minutes: float | None = None,
-    run_folder: str | None = None,
-) -> list[dict[str, Any]]:
+def run_iterations(params: Params, paths: Paths, *flow_args: Any) -> list[dict[str, Any]]:
     """`zero iterate`: the champion and state first (a bad checkpoint fails before Prefect
-    starts), then the Prefect API, then the iteration flow, off the main thread so that
-    Prefect's SIGTERM handler stays out of the way. Returns the promote decisions."""
+    starts), then the Prefect API, then the iteration flow (`flow_args`: its arguments
+    after the root, from `iterations` on), off the main thread so that Prefect's SIGTERM
+    handler stays out of the way. Returns the promote decisions."""
     from pipeline.runtime.interrupt import run_in_thread
     from pipeline.runtime.prefect_server import ensure_server
     from pipeline.stages.init import run_init
 
     run_init(params, paths)
     ensure_server()
-    root = str(paths.root)
-    return run_in_thread(iteration_flow, root, iterations, record, push, params_file, tracking_uri, minutes, run_folder)
+    return run_in_thread(iteration_flow, str(paths.root), *flow_args)

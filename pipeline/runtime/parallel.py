@@ -84,19 +84,12 @@ def selfplay_flow(
     return headers
 
 
-def run_selfplay_flow(
-    jobs: list[dict[str, Any]],
-    runner: str,
-    workers: int,
-    address: str | None,
-    play: PlayShard,
-    write: WriteShard,
-) -> list[dict[str, Any]]:
-    """The self-play flow as a Ctrl-C should find it: Prefect's temporary server out of
-    the terminal's reach, and the flow off the main thread so that our signal handlers
-    (not Prefect's SIGTERM handler) decide how it stops."""
+def run_selfplay_flow(*flow_args: Any) -> list[dict[str, Any]]:
+    """`selfplay_flow` (the same arguments) as a Ctrl-C should find it: Prefect's temporary
+    server out of the terminal's reach, and the flow off the main thread so that our
+    signal handlers (not Prefect's SIGTERM handler) decide how it stops."""
     from pipeline.runtime import interrupt
     from pipeline.runtime.prefect_server import ensure_server
 
     ensure_server()
-    return interrupt.run_in_thread(selfplay_flow, jobs, runner, workers, address, play, write)
+    return interrupt.run_in_thread(selfplay_flow, *flow_args)

@@ -53,6 +53,25 @@ def trainer_device(device: str, precision: str = "auto") -> tuple[str, str]:
     return device, "32-true"
 
 
+def lightning_trainer(
+    accelerator: str, precision: str, steps: int, logger: MLFlowLogger, progress_bar: bool, **options: Any
+) -> L.Trainer:
+    """A Lightning trainer as the project's training runs use one: one device, `steps`
+    steps, every step logged to `logger`, no checkpoints or model summary of its own."""
+    return L.Trainer(
+        max_steps=steps,
+        accelerator=accelerator,
+        precision=precision,  # type: ignore[arg-type]
+        devices=1,
+        logger=logger,
+        log_every_n_steps=1,
+        enable_checkpointing=False,
+        enable_model_summary=False,
+        enable_progress_bar=progress_bar,
+        **options,
+    )
+
+
 def quiet_lightning() -> None:
     for name in ("lightning.pytorch", "lightning.fabric", "lightning", "mlflow", "alembic"):
         logging.getLogger(name).setLevel(logging.WARNING)
@@ -128,18 +147,14 @@ def _train_network(
     logger.log_hyperparams(params)
     accelerator, precision = trainer_device(cfg.device, cfg.precision)
     watch = TrainProgress(f"training {run_name or ''}".strip(), cfg.steps, cfg.batch_size, show=progress)
-    trainer = L.Trainer(
-        max_steps=cfg.steps,
+    trainer = lightning_trainer(
+        accelerator,
+        precision,
+        cfg.steps,
+        logger,
+        progress_bar=False,  # TrainProgress: a bar on a terminal, lines in a log
         max_epochs=-1,
-        accelerator=accelerator,
-        precision=precision,  # type: ignore[arg-type]
-        devices=1,
-        logger=logger,
-        log_every_n_steps=1,
         deterministic=True,
-        enable_checkpointing=False,
-        enable_model_summary=False,
-        enable_progress_bar=False,  # TrainProgress: a bar on a terminal, lines in a log
         callbacks=[watch],
     )
     start = time.perf_counter()

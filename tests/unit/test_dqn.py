@@ -105,12 +105,19 @@ def test_target_network_syncs_every_c_steps(tmp_path):
     assert module.epsilon == pytest.approx(1.0 + 0.4 * (cfg.epsilon_end - 1.0))
 
 
+def experience(spec: GameSpec, capacity: int, games: int, shaping: float, seed: int, steps: int) -> ReplayMemory:
+    """The replay memory after `steps` moves of a tiny Q-network's self-play (`games` at
+    once, every move random: epsilon 1; `shaping`: the line games' threat reward)."""
+    memory = ReplayMemory(capacity, spec.obs_shape, spec.num_actions)
+    exp = SelfPlayExperience(spec, QNetwork(spec, QNetSpec(blocks=0, channels=8)), memory, games, shaping, seed=seed)
+    for _ in range(steps):
+        exp.step(1.0)
+    return memory
+
+
 def test_connect6_transitions_know_when_the_same_player_moves_again():
     spec = GameSpec.parse("connect6:6")
-    memory = ReplayMemory(100, spec.obs_shape, spec.num_actions)
-    exp = SelfPlayExperience(spec, QNetwork(spec, QNetSpec(blocks=0, channels=8)), memory, 1, 0.1, seed=0)
-    for _ in range(5):
-        exp.step(1.0)
+    memory = experience(spec, 100, 1, 0.1, seed=0, steps=5)
     # plies 0..4: black one stone, white two (first then second), black two.
     assert memory.same_player[:5].tolist() == [False, True, False, True, False]
     assert (memory.reward[:5] >= 0).all() and (memory.reward[:5] <= 0.1).all()
@@ -122,10 +129,7 @@ def test_connect6_transitions_know_when_the_same_player_moves_again():
 
 def test_hex_rewards_are_terminal_only():
     spec = GameSpec.parse("hex:3")
-    memory = ReplayMemory(200, spec.obs_shape, spec.num_actions)
-    exp = SelfPlayExperience(spec, QNetwork(spec, QNetSpec(blocks=0, channels=8)), memory, 2, 0.5, seed=1)
-    for _ in range(30):
-        exp.step(1.0)
+    memory = experience(spec, 200, 2, 0.5, seed=1, steps=30)
     n = len(memory)
     assert set(np.unique(memory.reward[:n])) <= {0.0, 1.0}
     assert (memory.reward[:n][memory.done[:n]] == 1.0).all()  # Hex has no draws: the last mover won
