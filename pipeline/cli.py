@@ -500,14 +500,22 @@ def htp(
     ] = None,
     size: Annotated[int, typer.Option(min=2, max=19, help="initial board size (boardsize changes it)")] = 11,
     swap: Annotated[bool, typer.Option(help="play with the swap rule")] = False,
-    simulations: Annotated[int, typer.Option(min=1, help="network search per move")] = 800,
+    simulations: Annotated[int, typer.Option(min=1, help="network search per move, at most")] = 800,
     playouts: Annotated[int, typer.Option(min=1, help="pure-MCTS playouts per move when no model fits")] = 20000,
+    seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.05,
+            help="a move's time when the controller sets no clock (time_settings, time_left): the search "
+            "stops at its simulations or its share, the 7x7 and 8x8 solver gets the rest",
+        ),
+    ] = 5.0,
 ) -> None:
     """Hex over GTP/HTP on stdin/stdout, for HexGui and MoHex-style tools."""
     from pipeline.serve.htp import run_htp
 
     with stops_cleanly("htp", resumable=False):
-        run_htp(model, size, swap, simulations, playouts)
+        run_htp(model, size, swap, simulations, playouts, seconds=seconds)
 
 
 @app.command()
@@ -517,7 +525,15 @@ def play(
     model: Annotated[
         Path | None, typer.Option(help="checkpoint (default: a pretrained model or the champion that fits)")
     ] = None,
-    budget: Annotated[int, typer.Option(min=1, help="simulations (model) or playouts (pure MCTS)")] = 2000,
+    budget: Annotated[int, typer.Option(min=1, help="simulations (model) or playouts (pure MCTS), at most")] = 2000,
+    seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.05,
+            help="the engine's time a move: its search stops at the budget or its share of this, the Hex 7x7 "
+            "and 8x8 solver gets the rest",
+        ),
+    ] = 5.0,
 ) -> None:
     """Play in the terminal: type moves like e5; undo, hint, quit."""
     from pipeline.games.base import GameSpec
@@ -528,7 +544,7 @@ def play(
         raise fail(f"--side must be first or second, not {side!r}")
     try:
         spec = GameSpec.parse(game)
-        run_terminal(spec, model, budget, 0 if side == "first" else 1, console)
+        run_terminal(spec, model, budget, 0 if side == "first" else 1, console, seconds=seconds)
     except (ValueError, CheckpointError) as exc:
         raise fail(str(exc)) from None
 

@@ -16,6 +16,7 @@ a few plies, `all_openings`), played by neither side."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
@@ -117,13 +118,15 @@ class WinChecker:
 @dataclass
 class CheckedGame:
     """One game from the checked player's side. `values` holds the solver's verdict (WIN,
-    LOSS, UNKNOWN for the player to move) at each of the player's turns, by ply."""
+    LOSS, UNKNOWN for the player to move) at each of the player's turns, by ply; `seconds`
+    the time each of the player's moves took, in a game played by time (else empty)."""
 
     index: int
     player_first: bool
     won: bool
     moves: list[int]
     values: dict[int, int] = field(default_factory=dict)
+    seconds: list[float] = field(default_factory=list)
 
     @property
     def winnable_ply(self) -> int | None:
@@ -193,10 +196,13 @@ def play_checked(
     seed: int = 0,
     random_plies: int = 0,
     openings: Sequence[list[int]] | None = None,
+    seconds: float | None = None,
 ) -> list[CheckedGame]:
     """`games` games in lockstep (a net batches its evaluations across them), the player
     first or second in all of them, each of the player's positions judged by `checker`;
-    game g from `openings[g]` when given (then `games` is their number)."""
+    game g from `openings[g]` when given (then `games` is their number). With `seconds` the
+    player moves as it does for people: each move on its own (`think`) within that time,
+    which is recorded (`CheckedGame.seconds`)."""
     rng = np.random.default_rng(seed)
     if openings is not None:
         games = len(openings)
@@ -224,7 +230,14 @@ def play_checked(
                 for g in turn:
                     after_win = WIN in records[g].values.values()
                     records[g].values[states[g].ply] = checker.value(states[g], after_win)
-                moves = player.choose(turn, [states[g] for g in turn])
+                if seconds is None:
+                    moves = player.choose(turn, [states[g] for g in turn])
+                else:
+                    moves = []
+                    for g in turn:
+                        started = time.perf_counter()
+                        moves.append(player.think(states[g], seconds=seconds, game=g).action)
+                        records[g].seconds.append(round(time.perf_counter() - started, 4))
             else:
                 own = [g for g in turn if opponent_moves[g] >= random_plies]
                 chosen = dict(zip(own, opponent.choose(own, [states[g] for g in own]) if own else [], strict=True))

@@ -50,6 +50,12 @@ SOLVED_HEX_SIDE = 8
 PLAY_SOLVER_NODES = 50_000
 
 
+# The time a move of a player for people (the web app, `zero htp`, `zero play`) when none is
+# given: its search stops at its simulations or its share of this, and on Hex up to
+# SOLVED_HEX_SIDE the root solver gets the rest (pipeline.search.hex_root_solver).
+PLAY_SECONDS = 5.0
+
+
 def play_solver_nodes(spec: GameSpec) -> int:
     """The root solver's budget in play on `spec`: 0 where it is off (not Hex, or past
     SOLVED_HEX_SIDE)."""

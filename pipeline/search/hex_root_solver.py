@@ -19,6 +19,20 @@ move, then any reply) is won, so there the solver gets a larger budget (`won_bud
 the cost falls only on positions it must not give back. The 7x7 sweep against the 11x11
 champion found a reply after a book move whose win needs 200,000 nodes, past the move's
 50,000 (RESULTS.md, twenty-eighth and twenty-ninth sessions).
+
+A position proven stays proven: before the search (`known_move`) the solver answers from
+what it holds, a book position from the book, a position its table already proves (the
+replies to its own proven move are proven with it), and one that follows its own proven
+win by a solve within the won budget; the search then only expands the root. The table
+and the remembered boards are kept from move to move, so after a proof each next move is
+answered at once.
+
+In a search with a time limit (`BatchedMCTS.search(seconds=...)`, what the web app, `zero
+htp` and `zero play` run) the solver gets a share of that time, never an unbounded budget:
+the tree search stops at `1 - SOLVER_SHARE` of it (or at its simulations), the root solve
+runs until `REFUTE_SHARE` of what is left, the refutations until the end (each solve also
+within its node budget, in steps that read the clock: `solve.DEADLINE_STEP`). When time
+runs out, the search's move is played.
 """
 
 from __future__ import annotations
@@ -40,6 +54,12 @@ WON_BUDGET_FACTOR = 8
 # when none is given: most refutations a solve of the root misses are short (the [7, 19]
 # drop's took 0.3 s), and a move proven no win may pay for several.
 REFUTE_BUDGET_DIVISOR = 10
+# A timed search's share of its time for the root solver (pipeline.search.mcts): the tree
+# search stops at the rest, and what the tree search leaves (it may stop at its simulations
+# first) goes to the solver too. Of the solver's time the last REFUTE_SHARE is the
+# refutations'.
+SOLVER_SHARE = 0.5
+REFUTE_SHARE = 1 / 3
 # Boards remembered after proven wins before the memory starts afresh (a solver serves one
 # game of a batch, but self-play plays many games in turn in its slot).
 WON_BOARDS_KEPT = 1 << 16
@@ -82,19 +102,53 @@ class HexRootSolver:
         self.limits = hd.default_limits()
         self.tt = new_dfpn_table(log2_table)
         self.book = book_for(spec)
+        self.answered = 0  # moves answered before the search (`known_move`)
+        self.spent = False  # `known_move` spent the whole budget on this position
 
-    def winning_move(self, state: np.ndarray, preferred: int) -> int | None:
-        """A proven winning move at `state` (the search's `preferred` when it is one), or
-        None when the position is lost or not proven within the budget."""
+    def known_move(self, state: np.ndarray, deadline: float | None = None) -> int | None:
+        """A winning move at `state` known before any search: the book's; the one of a proof
+        the table holds (a probe, no new node); or, in a position that follows the player's
+        own proven win, one proven within the won budget (by `deadline`, a
+        `time.perf_counter()` reading, when given). None otherwise; `spent` then says
+        whether that solve had its whole budget (no deadline), so that the root's own solve
+        after the search would only repeat it."""
         self.lost = False
-        move = self._winning_move(state, preferred)
-        if move is not None and move < self.spec.cells:  # not the swap, which remakes the board
+        self.spent = False
+        move = None
+        if self.book is not None:
+            move = self.book.winning_move(state)
+        if move is None and not (self.spec.swap and state[STONES] == 0):
+            position = GameState(self.spec, state.copy())
+            won = self.follows_own_win(state)
+            budget = self.won_budget if won else 0
+            value, move = solved_winning_move(
+                position, budget, hd.DFPN_ALL, self.tt, self.limits, None, deadline if won else None
+            )
+            self.lost = value == hs.LOSS
+            self.spent = won and deadline is None
+        if move is not None:
+            self.answered += 1
+            self._remember(state, move)
+        return move
+
+    def winning_move(self, state: np.ndarray, preferred: int, deadline: float | None = None) -> int | None:
+        """A proven winning move at `state` (the search's `preferred` when it is one), or
+        None when the position is lost or not proven within the budget (or by `deadline`)."""
+        self.lost = False
+        move = self._winning_move(state, preferred, deadline)
+        if move is not None:
+            self._remember(state, move)
+        return move
+
+    def _remember(self, state: np.ndarray, move: int) -> None:
+        """The board after the player's own proven winning `move` (not the swap, which
+        remakes the board): a position after any reply is won."""
+        if move < self.spec.cells:
             if len(self.won_boards) >= WON_BOARDS_KEPT:
                 self.won_boards.clear()
             self.won_boards.add(self._board_with(state, move, state[TO_MOVE] + 1))
-        return move
 
-    def refuted(self, state: np.ndarray, move: int) -> bool:
+    def refuted(self, state: np.ndarray, move: int, deadline: float | None = None) -> bool:
         """Is the opponent proven to win after `move` (a cell) within the refutation budget?
         Only where the solver itself runs (where it waits, so does this), and not after it
         proved the position lost (every move loses: the search's is the best try)."""
@@ -104,7 +158,7 @@ class HexRootSolver:
             return False
         if self.spec.swap and state[STONES] == 0:  # any first move is "lost" to a swap that wins
             return False
-        return loses(GameState(self.spec, state.copy()), move, self.refute_budget, self.tt, self.limits)
+        return loses(GameState(self.spec, state.copy()), move, self.refute_budget, self.tt, self.limits, deadline)
 
     def follows_own_win(self, state: np.ndarray) -> bool:
         """Did the position before the opponent's last stone follow a proven winning move of
@@ -120,7 +174,7 @@ class HexRootSolver:
         board[cell] = value
         return board.tobytes()
 
-    def _winning_move(self, state: np.ndarray, preferred: int) -> int | None:
+    def _winning_move(self, state: np.ndarray, preferred: int, deadline: float | None) -> int | None:
         won = self.follows_own_win(state)
         budget = self.won_budget if won else self.budget
         if self.book is not None:
@@ -129,7 +183,7 @@ class HexRootSolver:
                 # The search's move when the solver proves it wins too (as below), so that the
                 # book changes nothing where the solver alone already played a win.
                 position = GameState(self.spec, state.copy())
-                if preferred != move and keeps_win(position, preferred, budget, self.tt, self.limits):
+                if preferred != move and keeps_win(position, preferred, budget, self.tt, self.limits, deadline):
                     return preferred
                 return move
         if self.spec.cells - state[STONES] > self.empty_cells and not won:
@@ -137,6 +191,6 @@ class HexRootSolver:
         if self.spec.swap and state[STONES] == 0:  # the pie rule: the first player has no win to prove
             return None
         position = GameState(self.spec, state.copy())
-        value, move = solved_winning_move(position, budget, hd.DFPN_ALL, self.tt, self.limits, preferred)
+        value, move = solved_winning_move(position, budget, hd.DFPN_ALL, self.tt, self.limits, preferred, deadline)
         self.lost = value == hs.LOSS
         return move

@@ -29,7 +29,7 @@ from pipeline.search.hex_forced import (
     hsearch_root,
     prove_outside_lost,
 )
-from pipeline.search.hex_root_solver import HexRootSolver, table_bits
+from pipeline.search.hex_root_solver import REFUTE_SHARE, SOLVER_SHARE, HexRootSolver, table_bits
 from pipeline.search.rng import make_rng
 from pipeline.search.root_guard import guard_root, guarded_visits
 from pipeline.search.step import expand_and_backup, select_batch
@@ -211,10 +211,16 @@ class BatchedMCTS:
         counts [games, A]. With `seconds`, stop once that much time is spent (after at
         least one step). `noise` may be per game: Dirichlet noise at a PUCT root, Gumbel
         noise at a Gumbel root (without it, the halving considers the top-m by prior).
-        Every simulation expands its leaf: a full tree grows."""
+        Every simulation expands its leaf: a full tree grows.
+
+        With Hex's root solver, a game whose winning move the solver knows before the
+        search (`HexRootSolver.known_move`) runs one simulation, to expand its root, and
+        plays that move; with `seconds`, the tree search gets `1 - SOLVER_SHARE` of the
+        time and the solver what is left (`pipeline.search.hex_root_solver`)."""
         cfg = self.config
         tree = self.tree
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        end = None if seconds is None else time.perf_counter() + seconds
+        deadline = end
         active = np.ones(self.games, dtype=np.bool_) if active is None else active.astype(np.bool_)
         timed = simulations is None and seconds is not None
         if simulations is None:
@@ -226,6 +232,14 @@ class BatchedMCTS:
         if not self.fixed_capacity:
             tree.reserve(tree_capacity(self.spec, planned))
         target = tree.node_int[:, 0, VISITS].astype(np.int64) + budget
+        known: dict[int, int] = {}
+        if self.root_solvers is not None:
+            known = self._known_roots(active, end)
+            for g in known:
+                target[g] = tree.node_int[g, 0, VISITS] + 1
+            if end is not None:
+                now = time.perf_counter()
+                deadline = now + max(0.0, end - now) * (1 - SOLVER_SHARE)
         noisy = np.broadcast_to(np.asarray(noise, dtype=np.bool_), (self.games,))
         if self.hex_root:
             self.hex_pending[:] = active
@@ -240,7 +254,7 @@ class BatchedMCTS:
             self._pipelined(evaluator, active, target, noisy, halves)
         visits = np.stack([tree.root_visits(g) for g in range(self.games)])
         if self.root_solvers is not None:
-            self._solve_roots(active, visits)
+            self._solve_roots(active, visits, known, end)
         if self.tactics != TACTICS_OFF and cfg.tactics_root_nodes > 0:
             self._guard_roots(active)
         # Visits a root child gathered before it was proven lost (in an earlier search of a
@@ -456,18 +470,49 @@ class BatchedMCTS:
             self.root_solvers[g] = solver
         return solver
 
-    def _solve_roots(self, active: np.ndarray, visits: np.ndarray) -> None:
+    def _known_roots(self, active: np.ndarray, end: float | None) -> dict[int, int]:
+        """Hex: the winning moves the root solver knows before the search, by game
+        (`HexRootSolver.known_move`); each game's solve within its share of the time to
+        `end` (the solver's share of it: the search needs the rest)."""
+        known: dict[int, int] = {}
+        games = [int(g) for g in np.flatnonzero(active) if self.tree.node_int[g, 0, TERMINAL] == 0]
+        for i, g in enumerate(games):
+            deadline = None
+            if end is not None:
+                now = time.perf_counter()
+                deadline = now + max(0.0, end - now) / (len(games) - i) * SOLVER_SHARE
+            move = self.root_solver(g).known_move(self.roots[g], deadline)
+            if move is not None:
+                known[g] = move
+        return known
+
+    def _solve_roots(
+        self, active: np.ndarray, visits: np.ndarray, known: dict[int, int] | None = None, end: float | None = None
+    ) -> None:
         """Hex: the root solver (`pipeline.search.hex_root_solver`) for every active game;
         a proven winning move is marked in the tree (so `best_action` takes it) and gets
-        all the visits (so sampling and training targets do too)."""
+        all the visits (so sampling and training targets do too). A move `known` before the
+        search is played without a solve; by `end` (a `time.perf_counter()` reading) each
+        game's solve and refutations share what time is left."""
         tree = self.tree
-        for g in np.flatnonzero(active):
-            if tree.node_int[g, 0, TERMINAL] != 0 or tree.node_int[g, 0, FIRST] < 0:
-                continue
-            solver = self.root_solver(int(g))
-            move = solver.winning_move(self.roots[g], self.best_action(int(g)))
+        known = known or {}
+        games = [
+            int(g)
+            for g in np.flatnonzero(active)
+            if tree.node_int[g, 0, TERMINAL] == 0 and tree.node_int[g, 0, FIRST] >= 0
+        ]
+        for i, g in enumerate(games):
+            window = solve_by = None
+            if end is not None:
+                now = time.perf_counter()
+                window = now + max(0.0, end - now) / (len(games) - i)
+                solve_by = now + (window - now) * (1 - REFUTE_SHARE)
+            solver = self.root_solver(g)
+            move = known.get(g)
+            if move is None or move not in tree.node_int[g, tree.root_children(g), ACTION]:
+                move = None if solver.spent else solver.winning_move(self.roots[g], self.best_action(g), solve_by)
             if move is None:
-                self._refute_root(int(g), solver)
+                self._refute_root(g, solver, window)
                 continue
             if move not in tree.node_int[g, tree.root_children(int(g)), ACTION]:
                 continue
@@ -476,7 +521,7 @@ class BatchedMCTS:
             visits[g][:] = 0
             visits[g][move] = total
 
-    def _refute_root(self, g: int, solver: HexRootSolver) -> None:
+    def _refute_root(self, g: int, solver: HexRootSolver, deadline: float | None = None) -> None:
         """No proven win: while the search's move is proven to lose (the opponent wins after
         it within the solver's refutation budget), mark it lost and check the next. The
         8x8 sample against the 11x11 champion gave a win back at [7, 19, 18, 26, 37, 29]
@@ -485,7 +530,9 @@ class BatchedMCTS:
         tree = self.tree
         for _ in range(HEX_REFUTE_TRIES):
             move = self.best_action(g)
-            if tree.proven_loss(g, move) or not solver.refuted(self.roots[g], move):
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+            if tree.proven_loss(g, move) or not solver.refuted(self.roots[g], move, deadline):
                 return
             prove_move(tree.node_int, tree.node_float, g, 0, move, -SOLVED_WIN, False)
 

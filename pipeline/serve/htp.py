@@ -16,11 +16,17 @@ cannot play fails `? unacceptable size: <why>` and the board stays as it was; a 
 can play under the other swap rule fails saying which rule the model was trained with and
 how to start the engine for it (`--swap` or not). When the starting `--size` is one it
 cannot play, the engine still starts, says why on stderr, and `genmove` fails with that
-reason until a `boardsize` it can play."""
+reason until a `boardsize` it can play.
+
+A move takes the time it is given: `time_settings` and `time_left` set a clock for each
+colour (`pipeline.serve.clock`), and without one each `genmove` takes the engine's time a
+move (`zero htp --seconds`); the search stops at its simulations or its share of the time,
+and on 7x7 and 8x8 the solver gets the rest (`pipeline.search.hex_root_solver`)."""
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -32,7 +38,8 @@ from pipeline.games.htp_frame import from_htp, htp_board, htp_colour_to_move, to
 from pipeline.nets.checkpoint import CheckpointError
 from pipeline.players.base import Player
 from pipeline.players.discovery import DEFAULT_SOURCES, can_play, checkpoint_reach, choose_model
-from pipeline.players.factory import protocol_player
+from pipeline.players.factory import PLAY_SECONDS, protocol_player
+from pipeline.serve.clock import Clock
 
 COMMANDS = (
     "boardsize",
@@ -44,6 +51,8 @@ COMMANDS = (
     "play",
     "quit",
     "showboard",
+    "time_left",
+    "time_settings",
     "undo",
     "version",
 )
@@ -81,7 +90,8 @@ BoardPlayers = Callable[[GameSpec], tuple[Player, str]]
 
 class HtpEngine:
     """The protocol around one bot: `player_for_board` gives the bot for a board; `say` shows
-    a line to the user (stderr)."""
+    a line to the user (stderr); `seconds` is a move's time without a clock (None: the bot's
+    own budget alone)."""
 
     def __init__(
         self,
@@ -89,9 +99,13 @@ class HtpEngine:
         size: int = 11,
         swap: bool = False,
         say: Callable[[str], None] | None = None,
+        seconds: float | None = None,
     ):
         self.player_for_board = player_for_board
         self.swap = swap
+        self.seconds = seconds
+        self.time_settings: tuple[float, float, int] | None = None  # from `time_settings`
+        self.clocks: dict[int, Clock] = {}  # by HTP colour, while there is a time limit
         self.say = say or (lambda line: print(line, file=sys.stderr, flush=True))
         self.player: Player | None = None
         self.unplayable: str | None = None  # why the board has no bot
@@ -171,7 +185,14 @@ class HtpEngine:
         if command == "boardsize":
             self.boardsize(args)
             return ""
+        if command == "time_settings":
+            self.set_time(args)
+            return ""
+        if command == "time_left":
+            self.time_left(args)
+            return ""
         if command == "clear_board":
+            self.reset_clocks()
             self.replay([])
             self.new_tree()
             return ""
@@ -190,10 +211,14 @@ class HtpEngine:
         if command == "genmove":
             if not args:
                 raise HtpError("genmove needs a colour")
-            self.check_turn(self.colour(args[0]))
+            colour = self.colour(args[0])
+            self.check_turn(colour)
             if self.state.is_terminal:
                 return "resign"
-            thought = self.bot().think(self.state)
+            started = time.perf_counter()
+            thought = self.bot().think(self.state, seconds=self.move_seconds(colour))
+            if colour in self.clocks:
+                self.clocks[colour].spent(time.perf_counter() - started)
             history, player = list(self.state.history), self.state.current_player
             self.apply(thought.action)
             return self.move_name(history, player, thought.action)
@@ -209,6 +234,49 @@ class HtpEngine:
             return "\n" + self.render()
         raise HtpError(f"unknown command {command!r}")
 
+    def set_time(self, args: list[str]) -> None:
+        """`time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES` (seconds, seconds, stones)."""
+        try:
+            main, period, stones = float(args[0]), float(args[1]), int(args[2])
+            Clock.settings(main, period, stones)
+        except (IndexError, ValueError):
+            raise HtpError("time_settings needs main time, byo-yomi time and byo-yomi stones") from None
+        self.time_settings = (main, period, stones)
+        self.reset_clocks()
+
+    def reset_clocks(self) -> None:
+        """Both colours' clocks at the settings (a new game), or none without a limit."""
+        self.clocks = {}
+        if self.time_settings is not None:
+            for colour in (0, 1):
+                clock = Clock.settings(*self.time_settings)
+                if clock is not None:
+                    self.clocks[colour] = clock
+
+    def time_left(self, args: list[str]) -> None:
+        """`time_left COLOUR SECONDS STONES`: the controller's reading of a colour's clock."""
+        if len(args) < 3:
+            raise HtpError("time_left needs a colour, seconds and stones")
+        colour = self.colour(args[0])
+        try:
+            seconds, stones = float(args[1]), int(args[2])
+        except ValueError:
+            raise HtpError("time_left needs a colour, seconds and stones") from None
+        clock = self.clocks.get(colour)
+        if clock is None:  # a controller that never sent time_settings: a clock from its readings
+            clock = self.clocks[colour] = Clock(main=seconds if stones == 0 else 0.0)
+        try:
+            clock.report(seconds, stones)
+        except ValueError as exc:
+            raise HtpError(str(exc)) from None
+
+    def move_seconds(self, colour: int) -> float | None:
+        """The time `colour`'s next move may take: its clock's share, else the engine's own."""
+        clock = self.clocks.get(colour)
+        if clock is None:
+            return self.seconds
+        return clock.move_seconds(int((self.state.board() == 0).sum()))
+
     def boardsize(self, args: list[str]) -> None:
         if not args:
             raise HtpError("boardsize needs a size")
@@ -220,6 +288,7 @@ class HtpEngine:
             raise HtpError("only square boards")
         try:
             self.set_size(sizes[0])
+            self.reset_clocks()
         except SwapRuleError as exc:  # the size is right, the rule is not
             raise HtpError(str(exc)) from None
         except ValueError as exc:
@@ -256,9 +325,12 @@ def run_htp(
     stdout: TextIO = sys.stdout,
     stderr: TextIO = sys.stderr,
     sources: list[Path] | tuple[Path, ...] = DEFAULT_SOURCES,
+    seconds: float | None = PLAY_SECONDS,
 ) -> None:
     """`zero htp`: for each board, the given model, else the pretrained model or the
-    champion that fits (see `choose_model`), else pure MCTS; notes go to `stderr`."""
+    champion that fits (see `choose_model`), else pure MCTS; notes go to `stderr`. A move
+    takes at most `seconds` (None: its simulations alone) unless `time_settings` says
+    otherwise."""
 
     def player_for_board(spec: GameSpec) -> tuple[Player, str]:
         mismatch = model and swap_rule_mismatch(model, spec)
@@ -272,7 +344,7 @@ def run_htp(
         stderr.write(line + "\n")
         stderr.flush()
 
-    htp = HtpEngine(player_for_board, size, swap, say)
+    htp = HtpEngine(player_for_board, size, swap, say, seconds)
     for raw in iter(stdin.readline, ""):
         line = raw.split("#", 1)[0].strip()
         if not line:

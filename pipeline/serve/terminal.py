@@ -13,7 +13,7 @@ from rich.text import Text
 from pipeline.games.base import GameSpec, GameState, IllegalMoveError
 from pipeline.players.base import Player
 from pipeline.players.discovery import choose_model
-from pipeline.players.factory import protocol_player
+from pipeline.players.factory import PLAY_SECONDS, protocol_player
 
 STONES = {0: ("·", "dim"), 1: ("●", "bold"), 2: ("○", "bold")}
 
@@ -50,7 +50,11 @@ def describe(state: GameState) -> str:
     return f"{who} to move{', ' + note if note else ''}."
 
 
-def play_terminal(spec: GameSpec, player: Player, human: int, console: Console) -> GameState:
+def play_terminal(
+    spec: GameSpec, player: Player, human: int, console: Console, seconds: float | None = None
+) -> GameState:
+    """A game against `player`, each of its moves (and hints) within `seconds` (None: its
+    budget alone)."""
     state = spec.new_game()
     console.print(f"{spec} against {player.name}. You play {'black' if human == 0 else 'white'}.")
 
@@ -63,7 +67,7 @@ def play_terminal(spec: GameSpec, player: Player, human: int, console: Console) 
         console.print(render(state))
         console.print(describe(state))
         if state.current_player != human:
-            thought = player.think(state)
+            thought = player.think(state, seconds=seconds)
             play(thought.action)
             console.print(f"engine plays {spec.action_name(thought.action)} (value {thought.value:+.2f})")
             continue
@@ -79,7 +83,7 @@ def play_terminal(spec: GameSpec, player: Player, human: int, console: Console) 
             state = spec.replay(moves)
             continue
         if text == "hint":
-            console.print(f"hint: {spec.action_name(player.think(state).action)}")
+            console.print(f"hint: {spec.action_name(player.think(state, seconds=seconds).action)}")
             continue
         try:
             play(spec.parse_action(text))
@@ -90,11 +94,13 @@ def play_terminal(spec: GameSpec, player: Player, human: int, console: Console) 
     return state
 
 
-def run_terminal(spec: GameSpec, model: Path | None, budget: int, human: int, console: Console) -> GameState:
+def run_terminal(
+    spec: GameSpec, model: Path | None, budget: int, human: int, console: Console, seconds: float | None = PLAY_SECONDS
+) -> GameState:
     """`zero play`: the given model, else the pretrained model or the champion that fits,
-    else pure MCTS; `budget` simulations (or playouts) per move."""
+    else pure MCTS; `budget` simulations (or playouts) per move at most, within `seconds`."""
     choice = choose_model(spec, model)
     if choice.net_game is not None and choice.net_game != spec:
         console.print(choice.note)
     player = protocol_player(spec, choice.path, simulations=budget, playouts=budget, net_game=choice.net_game)
-    return play_terminal(spec, player, human, console)
+    return play_terminal(spec, player, human, console, seconds)

@@ -22,6 +22,15 @@ of them drawn at random:
     python -m pipeline.tools.hex_perfect_play --model models/pretrained/hex-8x8.pt \\
         --all-openings 2 --sample-openings 200 --check-nodes 50000 --vs pure:1000
 
+`--seconds S` plays the champion as the front ends do (the web app, `zero htp`, `zero play`):
+each move on its own, its search stopped at `--simulations` or its share of S, the root
+solver within the rest; each move's time is recorded, and the median and the longest are
+printed (the checker's time is not a move's):
+
+    python -m pipeline.tools.hex_perfect_play --model models/pretrained/hex-8x8.pt --all-openings 2 \\
+        --sample-openings 200 --simulations 800 --seconds 5 --vs pure:1000 --workers 2 \\
+        --progress reports/hex-perfect-play/hex8-timed.jsonl
+
 `--openings-file FILE` sweeps the openings listed there instead (a JSON list of move
 lists), e.g. those where a new book of solved openings changes the champion's play
 (`python -m pipeline.tools.hex_solved_book --changed`).
@@ -64,7 +73,18 @@ from pipeline.tactics.hex.book import book_for
 
 
 def game_record(game: CheckedGame) -> dict:
-    return {"first": game.player_first, "won": game.won, "moves": game.moves, "values": game.values}
+    record = {"first": game.player_first, "won": game.won, "moves": game.moves, "values": game.values}
+    if game.seconds:
+        record["seconds"] = game.seconds
+    return record
+
+
+def move_times(games: list[CheckedGame]) -> str:
+    """The champion's moves by time in words: how many, the median and the longest."""
+    times = [t for g in games for t in g.seconds]
+    if not times:
+        return ""
+    return f"{len(times)} moves by time: median {np.median(times):.2f} s, longest {max(times):.2f} s"
 
 
 def read_progress(path: Path) -> dict[str, list[CheckedGame]]:
@@ -117,7 +137,15 @@ class ChunkPlayer:
         solves = self.checker.solves
         seed = self.args.seed + at + (0 if first else 500_000)
         games = play_checked(
-            self.spec, self.champion(vs, first), self.opponent(vs), 0, first, self.checker, seed, openings=chunk
+            self.spec,
+            self.champion(vs, first),
+            self.opponent(vs),
+            0,
+            first,
+            self.checker,
+            seed,
+            openings=chunk,
+            seconds=self.args.seconds,
         )
         return [game_record(g) for g in games], self.checker.solves - solves
 
@@ -132,7 +160,8 @@ def _play_in_worker(args: argparse.Namespace, vs: str, first: bool, at: int, chu
 
 
 def _from_record(i: int, g: dict) -> CheckedGame:
-    return CheckedGame(i, g["first"], g["won"], g["moves"], {int(p): v for p, v in g["values"].items()})
+    values = {int(p): v for p, v in g["values"].items()}
+    return CheckedGame(i, g["first"], g["won"], g["moves"], values, g.get("seconds", []))
 
 
 def chunk_prefix(vs: str, first: bool) -> str:
@@ -215,7 +244,8 @@ def sweep(
         pace = f"; {left} chunks left, about {elapsed / played * left / 3600:.1f} h at this pace"
         print(
             f"  {vs}, {side} player: {len(so_far)}/{len(openings)} openings, {summary['won']} won, "
-            f"{summary['dropped']} wins dropped ({elapsed:.0f} s{pace if left else ''})",
+            f"{summary['dropped']} wins dropped ({elapsed:.0f} s{pace if left else ''})"
+            + (f"; {move_times(so_far)}" if move_times(so_far) else ""),
             flush=True,
         )
 
@@ -280,6 +310,13 @@ def main(argv: list[str] | None = None) -> list[dict]:
         default=None,
         help="the root solver waits until at most this many cells are empty (default: from the first move, as "
         "in zero evaluate)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="the champion's time a move, as the front ends play (each move on its own, the search at most "
+        "--simulations; default: no time, the games in lockstep)",
     )
     parser.add_argument("--check-nodes", type=int, default=200_000, help="the checker's budget a position")
     parser.add_argument(
@@ -377,11 +414,23 @@ def main(argv: list[str] | None = None) -> list[dict]:
                 n = half if part == 0 else args.games - half
                 seed = args.seed + 1000 * part + (0 if first else 500)
                 records += play_checked(
-                    spec, local.champion(vs, first), local.opponent(vs), n, first, local.checker, seed, plies
+                    spec,
+                    local.champion(vs, first),
+                    local.opponent(vs),
+                    n,
+                    first,
+                    local.checker,
+                    seed,
+                    plies,
+                    seconds=args.seconds,
                 )
             print(f"  ({'first' if first else 'second'} player: {time.perf_counter() - start:.0f} s)", flush=True)
         report = PerfectPlayReport(args.model.stem, vs, records)
         print(report.describe(), flush=True)
+        for first in sides:
+            timing = move_times([g for g in records if g.player_first == first])
+            if timing:
+                print(f"  {'first' if first else 'second'} player: {timing}", flush=True)
         out.append(
             {
                 "opponent": vs,

@@ -8,6 +8,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.games.base import BOARD_SIDES, GameSpec, RuleName
+from pipeline.players.factory import PLAY_SECONDS
 from pipeline.serve.errors import ServeError
 from pipeline.serve.routes.deps import Store
 from pipeline.serve.views import game_view
@@ -29,7 +30,14 @@ class NewGame(BaseModel):
     opponent: str = Field(
         "pure", description="a model id from /api/options, or one of the game's opponents there ('pure', 'classical:3')"
     )
-    budget: int = Field(400, ge=1, le=200_000, description="simulations (model) or playouts (pure MCTS)")
+    budget: int = Field(400, ge=1, le=200_000, description="simulations (model) or playouts (pure MCTS), at most")
+    seconds: float = Field(
+        PLAY_SECONDS,
+        gt=0,
+        le=600,
+        description="the engine's time a move: its search stops at the budget or its share of this (Hex 7x7 and 8x8: "
+        "the solver gets the rest)",
+    )
 
 
 class Move(BaseModel):
@@ -43,7 +51,7 @@ def new_game(req: NewGame, store: Store) -> dict:
         spec = GameSpec.for_board(req.game, req.size, req.k, req.rules, req.swap)
     except ValueError as exc:
         raise ServeError(400, str(exc)) from None
-    game_id, session = store.open(spec.new_game(), req.human, req.opponent, req.budget)
+    game_id, session = store.open(spec.new_game(), req.human, req.opponent, req.budget, req.seconds)
     return game_view(game_id, session)
 
 

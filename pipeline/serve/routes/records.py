@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.games.base import RuleName
 from pipeline.games.records import RecordError, from_psq, from_sgf, to_psq, to_sgf
+from pipeline.players.factory import PLAY_SECONDS
 from pipeline.serve.errors import ServeError
 from pipeline.serve.routes.deps import Store
 from pipeline.serve.views import game_view
@@ -25,6 +26,7 @@ class Import(BaseModel):
     human: Literal["first", "second", "both"] = "first"
     opponent: str = "pure"
     budget: int = Field(400, ge=1, le=200_000)
+    seconds: float = Field(PLAY_SECONDS, gt=0, le=600, description="the engine's time a move")
 
 
 @router.post("/import")
@@ -33,7 +35,7 @@ def import_game(req: Import, store: Store) -> dict:
         state = from_sgf(req.text) if req.format == "sgf" else from_psq(req.text, rules=req.rules)
     except RecordError as exc:
         raise ServeError(400, f"cannot import: {exc}") from None
-    game_id, session = store.open(state, req.human, req.opponent, req.budget)
+    game_id, session = store.open(state, req.human, req.opponent, req.budget, req.seconds)
     return game_view(game_id, session)
 
 

@@ -170,30 +170,49 @@ def _tables(tt: DfpnTable | None, limits: np.ndarray | None, log2_size: int = 20
     return (new_dfpn_table(log2_size) if tt is None else tt), (hd.default_limits() if limits is None else limits)
 
 
-def _keeps_win(state: GameState, action: int, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray) -> bool:
+def _keeps_win(
+    state: GameState,
+    action: int,
+    budget: int,
+    flags: int,
+    tt: DfpnTable,
+    limits: np.ndarray,
+    deadline: float | None = None,
+) -> bool:
     """Does `action` keep a win for the player to move (proven within `budget`)?"""
     me = state.current_player
     child = state.copy().apply(action)
     if child.is_terminal:
         return child.winner == me
-    v, _, _ = _dfpn(child, budget, flags, tt, limits)
+    v, _, _ = _dfpn(child, budget, flags, tt, limits, deadline)
     return v == (hs.WIN if child.current_player == me else hs.LOSS)
 
 
 def keeps_win(
-    state: GameState, action: int, budget: int, tt: DfpnTable | None = None, limits: np.ndarray | None = None
+    state: GameState,
+    action: int,
+    budget: int,
+    tt: DfpnTable | None = None,
+    limits: np.ndarray | None = None,
+    deadline: float | None = None,
 ) -> bool:
-    """Is `action` proven, within `budget` nodes, to keep a win for the player to move?"""
+    """Is `action` proven, within `budget` nodes (and by `deadline`), to keep a win for the
+    player to move?"""
     tt, limits = _tables(tt, limits)
     legal = 0 <= action < state.spec.num_actions and state.legal_mask()[action]
-    return bool(legal) and _keeps_win(state, action, budget, hd.DFPN_ALL, tt, limits)
+    return bool(legal) and _keeps_win(state, action, budget, hd.DFPN_ALL, tt, limits, deadline)
 
 
 def loses(
-    state: GameState, action: int, budget: int, tt: DfpnTable | None = None, limits: np.ndarray | None = None
+    state: GameState,
+    action: int,
+    budget: int,
+    tt: DfpnTable | None = None,
+    limits: np.ndarray | None = None,
+    deadline: float | None = None,
 ) -> bool:
-    """Is `action` proven, within `budget` nodes, to lose for the player to move (the
-    opponent wins after it)?"""
+    """Is `action` proven, within `budget` nodes (and by `deadline`), to lose for the player
+    to move (the opponent wins after it)?"""
     tt, limits = _tables(tt, limits)
     legal = 0 <= action < state.spec.num_actions and state.legal_mask()[action]
     if not legal:
@@ -202,18 +221,49 @@ def loses(
     child = state.copy().apply(action)
     if child.is_terminal:
         return child.winner not in (me, None)
-    v, _, _ = _dfpn(child, budget, hd.DFPN_ALL, tt, limits)
+    v, _, _ = _dfpn(child, budget, hd.DFPN_ALL, tt, limits, deadline)
     return v == (hs.LOSS if child.current_player == me else hs.WIN)
 
 
-def _dfpn(state: GameState, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray) -> tuple[int, int, int]:
+# A solve with a deadline runs in steps of at most this many nodes, the clock read between
+# them: a step of the 8x8 solver takes about 0.05-0.3 s of one core. Each step starts again
+# from the root over the table, which holds every number the last one left: the steps
+# search what one call of their total budget would, and an unfinished one keeps its work
+# for the next solve of the position. Near the deadline a step is cut to the nodes the last
+# one's pace fits into the time left, never under MIN_STEP.
+DEADLINE_STEP = 500
+MIN_STEP = 20
+_pace: list[float] = []  # seconds a node in the process's last timed step (an estimate for the next)
+
+
+def _dfpn(
+    state: GameState, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray, deadline: float | None = None
+) -> tuple[int, int, int]:
+    """(value, winning move or -1, nodes) within `budget` nodes, and with `deadline` (a
+    `time.perf_counter()` reading) in steps until it passes (after a first step)."""
     check_dfpn_size(state.spec.width)
     order = hd.centre_order(state.spec.width)
-    v, move, nodes = hd.dfpn(state.array, np.int64(budget), np.int64(flags), limits, order, tt)
-    return int(v), int(move), int(nodes)
+    if deadline is None:
+        v, move, nodes = hd.dfpn(state.array, np.int64(budget), np.int64(flags), limits, order, tt)
+        return int(v), int(move), int(nodes)
+    used = 0
+    while True:
+        step = min(DEADLINE_STEP, budget - used)
+        if _pace:
+            step = min(step, max(MIN_STEP, int((deadline - time.perf_counter()) / _pace[0])))
+        started = time.perf_counter()
+        v, move, nodes = hd.dfpn(state.array, np.int64(step), np.int64(flags), limits, order, tt)
+        now = time.perf_counter()
+        used += int(nodes)
+        if nodes >= MIN_STEP:
+            _pace[:] = [(now - started) / int(nodes)]
+        if v != hs.UNKNOWN or nodes < step or used >= budget or now >= deadline:
+            return int(v), int(move), used
 
 
-def _dfpn_winning_move(state: GameState, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray) -> int | None:
+def _dfpn_winning_move(
+    state: GameState, budget: int, flags: int, tt: DfpnTable, limits: np.ndarray, deadline: float | None = None
+) -> int | None:
     """A move that keeps a proven win whose proof stored none (a standing connection):
     cells that connect at once, then the connection's carrier, then the rest by the
     centre order, each checked by a solve of the child."""
@@ -239,8 +289,12 @@ def _dfpn_winning_move(state: GameState, budget: int, flags: int, tt: DfpnTable,
     for a in order:
         if state.copy().apply(a).winner == me:
             return a
-    for a in order:
-        if _keeps_win(state, a, budget, flags, tt, limits):
+    for i, a in enumerate(order):
+        # Past the deadline only the carrier's cells are tried (a step each): one of them
+        # almost always keeps the connection.
+        if i >= len(seen) and deadline is not None and time.perf_counter() >= deadline:
+            break
+        if _keeps_win(state, a, budget, flags, tt, limits, deadline):
             return a
     return None
 
@@ -260,23 +314,25 @@ def solved_winning_move(
     tt: DfpnTable | None = None,
     limits: np.ndarray | None = None,
     preferred: int | None = None,
+    deadline: float | None = None,
 ) -> tuple[int, int | None]:
     """`winning_move` with the position's value as the solve left it (hs.WIN, hs.LOSS, or
-    hs.UNKNOWN within the budget) beside the move."""
+    hs.UNKNOWN within the budget) beside the move. With `deadline` (a `time.perf_counter()`
+    reading) each solve also stops once it passes."""
     tt, limits = _tables(tt, limits)
     if state.is_terminal:
         return hs.UNKNOWN, None
-    v, move, _ = _dfpn(state, budget, flags, tt, limits)
+    v, move, _ = _dfpn(state, budget, flags, tt, limits, deadline)
     if v != hs.WIN:
         return v, None
     if (
         preferred is not None
         and 0 <= preferred < state.spec.num_actions
         and state.legal_mask()[preferred]
-        and _keeps_win(state, preferred, budget, flags, tt, limits)
+        and _keeps_win(state, preferred, budget, flags, tt, limits, deadline)
     ):
         return v, preferred
-    return v, (move if move >= 0 else _dfpn_winning_move(state, budget, flags, tt, limits))
+    return v, (move if move >= 0 else _dfpn_winning_move(state, budget, flags, tt, limits, deadline))
 
 
 def _dfpn_defence(state: GameState, flags: int, limits: np.ndarray) -> int:
