@@ -186,13 +186,9 @@ def winning_moves(s, player, out):
 @njit(cache=True, nogil=True)
 def keep_marked(out, marks, cells):
     """out[:cells] &= marks[:cells]; return how many stay True."""
-    n = 0
     for a in range(cells):
-        keep = out[a] and marks[a]
-        out[a] = keep
-        if keep:
-            n += 1
-    return n
+        out[a] = out[a] and marks[a]
+    return np.count_nonzero(out[:cells])
 
 
 @njit(cache=True, nogil=True)

@@ -8,6 +8,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -294,25 +295,9 @@ def result_of(player: str, opponent: str, records: list[GameRecord]) -> MatchRes
     return result
 
 
-def play_match(
-    spec: GameSpec,
-    player: Player,
-    opponent: Player,
-    games: int,
-    seed: int = 0,
-    opening_plies: int | None = 0,
-    on_game_end=None,
-    openings: OpeningSource | None = None,
-    seconds: float | None = None,
-) -> MatchResult:
-    """`player` takes the first move in even-numbered games, `opponent` in odd ones; game
-    2i and 2i+1 share an opening (from `openings`, else `opening_plies` random moves). All
-    games advance in lockstep (by time with `seconds`: see `play_lockstep`)."""
-    return result_of(
-        player.name,
-        opponent.name,
-        match_records(spec, player, opponent, games, seed, opening_plies, on_game_end, openings, seconds),
-    )
+def play_match(spec: GameSpec, player: Player, opponent: Player, *args: Any, **kwargs: Any) -> MatchResult:
+    """`match_records` (the same arguments) summed up: the match's result for `player`."""
+    return result_of(player.name, opponent.name, match_records(spec, player, opponent, *args, **kwargs))
 
 
 def match_records(
@@ -326,7 +311,10 @@ def match_records(
     openings: OpeningSource | None = None,
     seconds: float | None = None,
 ) -> list[GameRecord]:
-    """The records of `play_match`'s games."""
+    """The records of a match: `player` takes the first move in even-numbered games,
+    `opponent` in odd ones; game 2i and 2i+1 share an opening (from `openings`, else
+    `opening_plies` random moves). All games advance in lockstep (by time with `seconds`:
+    see `play_lockstep`)."""
     source = openings or OpeningSource(spec, None, opening_plies, np.random.default_rng(seed))
     chosen = source.take((games + 1) // 2)
     records = play_lockstep(

@@ -98,6 +98,15 @@ def test_the_evaluate_stage_climbs_the_ladder_beside_the_gate(workspace):
     assert [key for key, *_ in report.gate()] == ["vs_pure"]
     assert decide(report) == decide(report.model_copy(update={"classical": None}))
     # Promote keeps the depth in the history; the report's strength table shows it.
+    entry = promoted_entry(report)
+    assert entry["classical_beaten"] == (ladder.deepest_beaten or 0)
+    table = strength_lines(params, [entry], {})
+    assert table[-3].endswith(" classical depth beaten |") and table[-1].endswith(f" {entry['classical_beaten']} |")
+
+
+def promoted_entry(report) -> dict:
+    """The history entry promote writes for a generation evaluated as `report` (the rest of
+    its stages' figures made up)."""
     p = SimpleNamespace(
         evaluation=report,
         train=SimpleNamespace(run_id="r", final_loss=1.0, final_policy_entropy=1.0, seconds=1.0),
@@ -108,10 +117,7 @@ def test_the_evaluate_stage_climbs_the_ladder_beside_the_gate(workspace):
         passed=False,
         digest="x",
     )
-    entry = history_entry(p, None)
-    assert entry["classical_beaten"] == (ladder.deepest_beaten or 0)
-    table = strength_lines(params, [entry], {})
-    assert table[-3].endswith(" classical depth beaten |") and table[-1].endswith(f" {entry['classical_beaten']} |")
+    return history_entry(p, None)
 
 
 def test_without_the_ladder_nothing_changes_but_a_skipped_headline(workspace):
@@ -121,16 +127,6 @@ def test_without_the_ladder_nothing_changes_but_a_skipped_headline(workspace):
     assert report.classical is None and "classical" not in read_json(paths.report("details/evaluation.json"))
     assert read_json(paths.report("classical.json")) == {"decision": "skipped"}
     assert not [r for r in read_games(paths.games_table) if r["match"] == "vs_classical"]
-    p = SimpleNamespace(
-        evaluation=report,
-        train=SimpleNamespace(run_id="r", final_loss=1.0, final_policy_entropy=1.0, seconds=1.0),
-        selfplay=SimpleNamespace(positions=10, seconds=1.0),
-        state=SimpleNamespace(games_played=8),
-        generation=1,
-        ladder_before=20,
-        passed=False,
-        digest="x",
-    )
-    entry = history_entry(p, None)
+    entry = promoted_entry(report)
     assert "classical_beaten" not in entry
     assert "classical" not in "\n".join(strength_lines(params, [entry], {}))

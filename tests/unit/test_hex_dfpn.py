@@ -32,6 +32,7 @@ from tests.unit.test_hex_tactics import (
     plain_value,
     position,
     random_position,
+    solved_openings,
 )
 
 pytestmark = pytest.mark.unit
@@ -188,10 +189,19 @@ def test_hsearch_finds_every_bridge_and_ziggurat_chain(data, n):
     s = random_position(data, n, 2 if n < 9 else n * n // 4)
     if s is None:
         return
+    hsearch_finds_connections(s, n)
+
+
+def hsearch_finds_connections(s: np.ndarray, n: int) -> bool:
+    """H-search proves each winning connection (bridges, edge templates) that hex_connect
+    finds in `s`; were there any?"""
     carrier = np.zeros(n * n, dtype=np.bool_)
+    found = False
     for player in (0, 1):
         if winning_connection(s, player, carrier) == 1:
             assert run_hsearch(s, player)[0] == FULL
+            found = True
+    return found
 
 
 # ---- DFPN ------------------------------------------------------------------------------------
@@ -269,23 +279,16 @@ def proof_holds(state: GameState, winner: int, tt, memo: dict) -> bool:
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_proofs_replay_against_every_defence(n):
-    spec = GameSpec.parse(f"hex:{n}")
     tt = new_dfpn_table(18)
-    for cell in range(n * n):
-        opened = spec.new_game().apply(cell)
-        sol = prove_hex(opened, 10**6, tt=tt)
-        assert sol is not None
+    for opened, sol in solved_openings(n, lambda state: prove_hex(state, 10**6, tt=tt)):
         assert proof_holds(opened, sol.winner, tt, {})
 
 
 @pytest.mark.parametrize("n", [5, 6])
 def test_principal_lines_end_in_the_winners_connection(n):
-    spec = GameSpec.parse(f"hex:{n}")
     tt = new_dfpn_table(20)
-    for cell in range(0, n * n, 5 if n == 5 else 7):
-        opened = spec.new_game().apply(cell)
-        sol = prove_hex(opened, 10**6, tt=tt)
-        assert sol is not None and sol.line
+    for opened, sol in solved_openings(n, lambda state: prove_hex(state, 10**6, tt=tt), 5 if n == 5 else 7):
+        assert sol.line
         assert_line_replays(opened, sol)
 
 

@@ -25,10 +25,17 @@ from pipeline.search.hex_root_solver import HexRootSolver
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex import solver as hs
-from pipeline.tactics.hex.connect import winning_connection
 from pipeline.tactics.hex.hsearch import FULL, MAX_SIDE, NONE, SEMI, WORDS, empty_bits, must_play
 from pipeline.tactics.hex.solve import new_dfpn_table, prove_hex, winning_move
-from tests.unit.test_hex_dfpn import LIMITS, after_moves_outside, cells_in, joins_second, run_hsearch, with_stone
+from tests.unit.test_hex_dfpn import (
+    LIMITS,
+    after_moves_outside,
+    cells_in,
+    hsearch_finds_connections,
+    joins_second,
+    run_hsearch,
+    with_stone,
+)
 from tests.unit.test_hex_tactics import cells_of, plain_value, position, random_position
 
 pytestmark = pytest.mark.unit
@@ -178,11 +185,8 @@ def test_hsearch_finds_every_bridge_and_ziggurat_chain_on_big_boards(data, n):
     s = random_position(data, n, n * n // 3)
     if s is None:
         return
-    carrier = np.zeros(n * n, dtype=np.bool_)
-    for player in (0, 1):
-        if winning_connection(s, player, carrier) == 1:
-            assert run_hsearch(s, player)[0] == FULL
-            event("connection")
+    if hsearch_finds_connections(s, n):
+        event("connection")
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

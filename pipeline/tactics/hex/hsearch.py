@@ -299,12 +299,7 @@ def hsearch(s, player, max_vc, max_sc, max_or, empty_pairs, stop_at_semi, sc_bit
             x = min(a, b)
             y = max(a, b)
             if _add_vc(x * npt + y, Z, Z, Z, vc, vn, max_vc):
-                qa[tail] = x
-                qb[tail] = y
-                q[tail, 0] = Z
-                q[tail, 1] = Z
-                q[tail, 2] = Z
-                tail += 1
+                tail = _enqueue(qa, qb, q, tail, cap, x, y, Z, Z, Z)
     target = a_e1 * npt + a_e2
     or_out = np.empty((8, WORDS), dtype=np.uint64)
     or_rows = max(max_or - 1, 1)

@@ -220,11 +220,7 @@ def negamax(s, flags, counters, keys, vals, best):
             if child[TO_MOVE] == s[TO_MOVE]:
                 c_status = -c_status  # after a swap the same side moves again
             if c_status == LOSS:
-                slot, _ = tt_probe(keys, vals, key)
-                keys[slot] = key
-                vals[slot] = WIN
-                best[slot] = a
-                return WIN
+                return _store(keys, vals, best, key, WIN, a)
             if c_status == WIN:
                 continue  # the opponent wins at once: never our choice
             # Insertion by the opponent's candidate count; the centre order breaks ties.
@@ -241,21 +237,23 @@ def negamax(s, flags, counters, keys, vals, best):
         else:
             v = -negamax(child, flags, counters, keys, vals, best)
         if v == WIN:
-            # Re-probe: the slot may have been overwritten by a descendant.
-            slot, _ = tt_probe(keys, vals, key)
-            keys[slot] = key
-            vals[slot] = WIN
-            best[slot] = a
-            return WIN
+            return _store(keys, vals, best, key, WIN, a)
         if v == UNKNOWN:
             unknown = True
     if unknown:
         return UNKNOWN
+    return _store(keys, vals, best, key, LOSS, -1)
+
+
+@njit(cache=True, nogil=True)
+def _store(keys, vals, best, key, value, move):
+    """Store a proven `value` (and the winning `move`, -1 for none) in the table; return the
+    value. The slot is probed again: a descendant may have taken the one found on entry."""
     slot, _ = tt_probe(keys, vals, key)
     keys[slot] = key
-    vals[slot] = LOSS
-    best[slot] = -1
-    return LOSS
+    vals[slot] = value
+    best[slot] = move
+    return value
 
 
 @njit(cache=True, nogil=True)
