@@ -176,7 +176,9 @@ class Evaluation:
             effort = self.effort(side)
             sims, spent = effort["simulations"], effort["seconds"]
             word = sims["counts"]
-            counted = f"{sims['mean']:,.0f} {word} a move (median {sims['median']:,.0f})" if word else "no count"
+            # The median first: a move whose tree already proved the game runs thousands of
+            # cheap simulations into the proven nodes, which the mean takes in.
+            counted = f"median {sims['median']:,.0f} {word} a move (mean {sims['mean']:,.0f})" if word else "no count"
             parts.append(f"{sims['name']} {counted}, {spent['mean']:.3f} s a move (most {spent['max']:.3f} s)")
         return f"by time, {self.seconds:g} s a move: " + "; ".join(parts)
 

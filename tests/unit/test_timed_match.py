@@ -70,7 +70,7 @@ def test_an_evaluation_by_time_reports_each_sides_simulations_a_move(tiny_net):
     assert summary["seconds_a_move"]["player"]["max"] < 0.03 + MARGIN
     assert all("simulations_a_move" in game for game in summary["records"])
     lines = evaluation.describe("pure:5000").splitlines()
-    assert lines[1].startswith("by time, 0.03 s a move: tiny-7x7 ") and "playouts a move" in lines[1]
+    assert lines[1].startswith("by time, 0.03 s a move: tiny-7x7 median ") and "playouts a move" in lines[1]
 
 
 @pytest.mark.parametrize("command", ["evaluate", "tournament"])
@@ -131,3 +131,14 @@ def test_a_tournament_by_time_keeps_its_seconds_and_each_games_simulations(tmp_p
     assert "by time, 0.02 s a move for every player" in t.notes(t.standings())[0]
     with pytest.raises(ValueError, match="seconds 0.02, not None"):
         setup()
+
+
+def test_the_classical_player_by_time_answers_within_it_at_any_depth():
+    spec = GameSpec.parse("gomoku:15")
+    state = spec.replay([spec.parse_action(m) for m in ("h8", "i9", "i8", "g8", "j7", "h9")])
+    player = make_player("classical:8", spec)
+    player.think(state, budget=1)  # compiled, not on the clock
+    thought = player.think(state, seconds=0.02)
+    assert state.legal_mask()[thought.action] and thought.simulations > 0
+    assert thought.seconds < 0.02 + MARGIN
+    assert thought.simulations < player.think(state).simulations  # the full depth searches more nodes
