@@ -50,23 +50,25 @@ from pipeline.games.layout import (
     WIN_LENGTH,
     WINNER,
 )
+from pipeline.tactics.lines.c6_search import c6_solve, opponent_vcf_into
+from pipeline.tactics.lines.gomoku_vcf import gomoku_solve_scanned
 from pipeline.tactics.lines.scratch import (
-    A_E0,
-    A_E1,
-    A_KEYS,
     CANDIDATE,
     HOT,
-    MARK2,
+    LOCAL_CELLS,
     MARKS,
     PASSED,
     PROBE,
     PROBE_LINE,
     PROOF,
     SCAN,
-    SCAN_COVER,
+    SCAN_FOUR_WINDOWS,
     SCAN_WINS,
     SURVIVE,
     WIN_DIRS,
+    WINDOW_EMPTY0,
+    WINDOW_EMPTY1,
+    WINDOW_KEYS,
     WINS,
     scratch_for,
 )
@@ -79,10 +81,11 @@ from pipeline.tactics.lines.threats import (
     line_wins,
     mark_window_cells,
     null_move,
+    ray,
     restricted,
     threat_defences_into,
 )
-from pipeline.tactics.lines.vcf import c6_solve, gomoku_solve_scanned, opponent_vcf_into, vcf_into
+from pipeline.tactics.lines.vcf import vcf_into
 
 TACTICS_OFF = 0
 TACTICS_VCF = 1
@@ -105,7 +108,7 @@ def wins_at_once(s, sc):
     """Can the player to move complete a line with the stones it has left this turn?
     (Gomoku: read from the scan in `sc`, which must be of this board.)"""
     if s[KIND] == CONNECT6:
-        return mark_windows(s, s[TO_MOVE], 6 - stones_left_in_turn(s[PLY]), sc.flags[MARK2]) > 0
+        return mark_windows(s, s[TO_MOVE], 6 - stones_left_in_turn(s[PLY]), sc.flags[LOCAL_CELLS]) > 0
     return sc.ints[SCAN, 2 * s[TO_MOVE] + SCAN_WINS] > 0
 
 
@@ -174,14 +177,11 @@ def _win_dirs(x, own, dirs, hot):
     for e in range(cells):
         if dirs[e] == 0:
             continue
-        for d in range(4):
-            for sign in (-1, 1):
-                for i in range(1, k + 1):
-                    r = e // w + sign * i * DIR_R[d]
-                    c = e % w + sign * i * DIR_C[d]
-                    if r < 0 or r >= h or c < 0 or c >= w:
-                        break
-                    hot[r * w + c] = True
+        row, col = divmod(e, x[WIDTH])
+        for r in range(8):
+            step, steps = ray(x, row, col, r)
+            for i in range(1, steps + 1):
+                hot[e + i * step] = True
 
 
 @njit(cache=True, nogil=True)
@@ -190,40 +190,32 @@ def _wins_through(x, stone, own, dirs):
     `dirs` (`_win_dirs` of x): a cell e on a line through the stone wins along the other
     lines as it did without the stone (they do not meet it), and along this line as
     before unless nothing but own stones lie between them, when the run is counted."""
-    h = x[HEIGHT]
-    w = x[WIDTH]
     k = x[WIN_LENGTH]
     exact = exact_for(x, own)
-    r0 = stone // w
-    c0 = stone % w
-    for d in range(4):
-        dr = DIR_R[d]
-        dc = DIR_C[d]
-        for sign in (-1, 1):
-            joined = True  # only own stones so far between the stone and this cell
-            for i in range(1, k + 1):
-                r = r0 + sign * i * dr
-                c = c0 + sign * i * dc
-                if r < 0 or r >= h or c < 0 or c >= w:
-                    break
-                e = r * w + c
-                v = x[BOARD + e]
-                if v == own:
-                    continue
-                if v != 0:
-                    joined = False
-                    continue
-                if dirs[e] & ~(1 << d):
-                    return True
-                if joined:
-                    x[BOARD + stone] = own
-                    run = run_length(x, e, own, dr, dc)
-                    x[BOARD + stone] = 0
-                    if run == k or (run > k and not exact):
-                        return True
-                elif dirs[e] & (1 << d):
-                    return True
+    row, col = divmod(stone, x[WIDTH])
+    for r in range(8):
+        d = r >> 1
+        step, steps = ray(x, row, col, r)
+        joined = True  # only own stones so far between the stone and this cell
+        for i in range(1, steps + 1):
+            e = stone + i * step
+            v = x[BOARD + e]
+            if v == own:
+                continue
+            if v != 0:
                 joined = False
+                continue
+            if dirs[e] & ~(1 << d):
+                return True
+            if joined:
+                x[BOARD + stone] = own
+                run = run_length(x, e, own, DIR_R[d], DIR_C[d])
+                x[BOARD + stone] = 0
+                if run == k or (run > k and not exact):
+                    return True
+            elif dirs[e] & (1 << d):
+                return True
+            joined = False
     return False
 
 
@@ -237,10 +229,7 @@ def proofs_surviving(s, pv, pv_len, moves, survive, x, dirs, hot, scratch):
     solver returns proofs (its attacker winning with its last move, no one before), each
     move is replayed on its own. `x` is a scratch state, `dirs` int64 [cells], `hot`
     bool [cells]."""
-    height = s[HEIGHT]
-    width = s[WIDTH]
-    cells = height * width
-    k = s[WIN_LENGTH]
+    cells = s[HEIGHT] * s[WIDTH]
     me = s[TO_MOVE]
     own = me + 1
     # The proof without a stone, as the solver found it (renju: each move alone, as a
@@ -279,19 +268,16 @@ def proofs_surviving(s, pv, pv_len, moves, survive, x, dirs, hot, scratch):
         ours = x[TO_MOVE] == me
         if ours:
             # Our reply wins only with the stone on one of its lines.
-            for d in range(4):
-                for sign in (-1, 1):
-                    for j in range(1, k + 1):
-                        r = m // width + sign * j * DIR_R[d]
-                        c = m % width + sign * j * DIR_C[d]
-                        if r < 0 or r >= height or c < 0 or c >= width:
-                            break
-                        a = r * width + c
-                        if survive[a]:
-                            x[BOARD + a] = own
-                            if makes_line(x, m, own):
-                                survive[a] = False
-                            x[BOARD + a] = 0
+            row, col = divmod(m, x[WIDTH])
+            for r in range(8):
+                step, steps = ray(x, row, col, r)
+                for j in range(1, steps + 1):
+                    a = m + j * step
+                    if survive[a]:
+                        x[BOARD + a] = own
+                        if makes_line(x, m, own):
+                            survive[a] = False
+                        x[BOARD + a] = 0
         apply_unchecked(x, m)
         if ours:
             _win_dirs(x, own, dirs, hot)
@@ -344,34 +330,7 @@ def c6_own_threat_cells(s, zone):
     with the stones it has left in its turn (six-windows with at least 4 - left of its
     stones and none of the opponent's), which the attacker must answer before its proof
     goes on."""
-    h = s[HEIGHT]
-    w = s[WIDTH]
-    me = s[TO_MOVE]
-    need = 4 - stones_left_in_turn(s[PLY])
-    for d in range(4):
-        dr = DIR_R[d]
-        dc = DIR_C[d]
-        for r0 in range(h):
-            r5 = r0 + 5 * dr
-            if r5 < 0 or r5 >= h:
-                continue
-            for c0 in range(w):
-                c5 = c0 + 5 * dc
-                if c5 < 0 or c5 >= w:
-                    continue
-                mine = 0
-                theirs = 0
-                for i in range(6):
-                    v = s[BOARD + (r0 + i * dr) * w + c0 + i * dc]
-                    if v == me + 1:
-                        mine += 1
-                    elif v != 0:
-                        theirs += 1
-                if theirs == 0 and mine >= need:
-                    for i in range(6):
-                        cell = (r0 + i * dr) * w + c0 + i * dc
-                        if s[BOARD + cell] == 0:
-                            zone[cell] = True
+    mark_windows(s, s[TO_MOVE], 4 - stones_left_in_turn(s[PLY]), zone)
 
 
 @njit(cache=True, nogil=True)
@@ -394,7 +353,7 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
     marks = sc.flags[MARKS]
     if kind == GOMOKU:
         # One scan of the board for both solver calls and the threat check.
-        gomoku_scan(s, sc.ints[SCAN], sc.flags[WINS : WINS + 2], sc.ints[SCAN_COVER : SCAN_COVER + 2])
+        gomoku_scan(s, sc.ints[SCAN], sc.flags[WINS : WINS + 2], sc.ints[SCAN_FOUR_WINDOWS : SCAN_FOUR_WINDOWS + 2])
         if mode == TACTICS_VCT:
             found, _, _ = gomoku_solve_scanned(s, budget, max_depth, np.int64(1), SALT_VCT, table, pv, sc)
         else:
@@ -415,7 +374,9 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
         found, _, _ = c6_solve(s, budget, max_depth, table, pv, sc)
         if found == 1:
             return WIN, pv[0]
-        need = threat_defences_into(s, marks, sc.level[0, A_KEYS], sc.level[0, A_E0], sc.level[0, A_E1])
+        need = threat_defences_into(
+            s, marks, sc.level[0, WINDOW_KEYS], sc.level[0, WINDOW_EMPTY0], sc.level[0, WINDOW_EMPTY1]
+        )
     if need == LOST:
         if wins_at_once(s, sc):
             return OPEN, -1  # the solver's budget ran out before the obvious: keep every move

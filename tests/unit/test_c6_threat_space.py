@@ -1,4 +1,4 @@
-"""The Connect6 threat-space search over line tables (issue 39): `vcf.c6_solve` (through
+"""The Connect6 threat-space search over line tables (issue 39): `c6_search.c6_solve` (through
 `vcf`/`solve_vcf`) and the opponent's VCF with its refutation cells (`opponent_vcf_into`).
 
 Every win claimed here is replayed against the rules with every defender reply that stops
@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 
 from pipeline.bench.tactics import C6_SUITE, load_c6_suite, replay_c6
 from pipeline.games.base import GameSpec, GameState
+from pipeline.tactics.lines.c6_search import c6_solve, opponent_vcf
 from pipeline.tactics.lines.scratch import scratch_for
 from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf
 from pipeline.tactics.lines.table import new_table
 from pipeline.tactics.lines.threats import null_move
-from pipeline.tactics.lines.vcf import c6_solve, c6_solve_pairs, opponent_vcf, vcf
+from pipeline.tactics.lines.vcf import vcf
+from tests.tactics.reference_pairs import c6_solve_pairs
 
 pytestmark = pytest.mark.unit
 
@@ -174,10 +176,11 @@ def random_position(spec: GameSpec, seed: int, stones: int) -> GameState | None:
     stones=st.integers(6, 30),
 )
 def test_small_boards_agree_with_the_search_over_every_pair(board, seed, stones):
-    """Against the search over every pair of candidate cells (`c6_solve_pairs`, the Connect6
-    search before line tables), on small boards: whatever it proves, the line tables prove
-    too (they judge every pair it would, without trying those that make no double threat),
-    and every win they claim replays (mid-turn positions included)."""
+    """Against the search over every pair of candidate cells (`c6_solve_pairs` of
+    tests/tactics/reference_pairs.py, the Connect6 search before line tables), on small
+    boards: whatever it proves, the line tables prove too (they judge every pair it would,
+    without trying those that make no double threat), and every win they claim replays
+    (mid-turn positions included)."""
     spec = GameSpec.parse(board)
     state = random_position(spec, seed, stones)
     if state is None:

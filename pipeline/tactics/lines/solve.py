@@ -79,7 +79,7 @@ def solve_opponent_vcf(
     """Connect6, the player to move defending: the VCF the other side would have if the
     mover passed the rest of its turn (its proof line from that passed position), and the
     cells of its whole proof tree, where every refutation that is not a threat of the
-    mover's own must put a stone (`vcf.opponent_vcf_into`). (None, no cells) when there is
+    mover's own must put a stone (`c6_search.opponent_vcf_into`). (None, no cells) when there is
     none within `budget` nodes, or for another game."""
     cells = np.zeros(state.spec.cells, dtype=np.bool_)
     if state.spec.kind != CONNECT6 or state.is_terminal:

@@ -4,7 +4,7 @@ The table stores *failures* ("no win for the player to move within this many att
 moves, fully searched"), so a stale entry or a key collision can at worst hide a win;
 searches cut short by their node budget store nothing, so one table may be kept across
 calls and positions (e.g. by the tree search). The Connect6 search also stores the wins it
-proves (`vcf.c6_node`: under the key ^ `vcf.SALT_WON`, with the turn that wins): a win at a
+proves (`c6_search.c6_node`: under the key ^ `c6_search.SALT_WON`, with the turn that wins): a win at a
 position is one in any search, so a stale entry cannot mislead it; only two positions
 sharing a 64-bit key could (about 2**-64 a probe). A table serves one board size.
 """
@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.games.layout import BOARD, HEIGHT, WIDTH
+from pipeline.tactics.lines.scratch import CUT
 
 MAX_CELLS = 400  # 20x20, the largest board any k-in-a-row game here accepts
 ZOBRIST = np.random.default_rng(20240611).integers(1, 2**62, size=(3, MAX_CELLS), dtype=np.int64)
@@ -23,7 +24,7 @@ SALT_C6 = np.int64(0x3C5E7091B2D4F618)
 
 
 # The depth stored for a failure that held at every depth: its search ran out of moves
-# before any depth limit cut it (see vcf.gomoku_attack).
+# before any depth limit cut it (see gomoku_vcf.gomoku_attack).
 EXACT = 1 << 30
 
 
@@ -64,3 +65,15 @@ def store_failed(table, key, depth):
     if table[slot, 0] != key or table[slot, 1] < depth:
         table[slot, 0] = key
         table[slot, 1] = depth
+
+
+@njit(cache=True, nogil=True)
+def known_failure(table, key, depth, ctx):
+    """`probe_failed` for the deepening searches: a failure the table holds from a shallower
+    limit than every depth (not EXACT) counts as a cut in ctx[CUT]."""
+    known = failed_depth(table, key)
+    if known < depth:
+        return False
+    if known < EXACT:
+        ctx[CUT] += 1
+    return True

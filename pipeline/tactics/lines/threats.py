@@ -36,13 +36,30 @@ threats, a white stone can also defend by making black's threat cell forbidden:
 import numpy as np
 from numba import njit
 
-from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
+from pipeline.games.connect6 import mover_at_ply, next_window, stones_left_in_turn
 from pipeline.games.gomoku import DIR_C, DIR_R, exact_for, makes_line, run_length
 from pipeline.games.kernels import winning_moves
-from pipeline.games.layout import BOARD, CONNECT6, HEIGHT, KIND, PLY, RENJU_RULE, RULES, TO_MOVE, WIDTH, WIN_LENGTH
+from pipeline.games.layout import (
+    BOARD,
+    CONNECT6,
+    HEIGHT,
+    HIST,
+    HIST_LEN,
+    HIST_PLAYER,
+    KIND,
+    PLY,
+    RENJU_RULE,
+    RULES,
+    TO_MOVE,
+    WIDTH,
+    WIN_LENGTH,
+)
 from pipeline.games.renju import NOT_FORBIDDEN, board_of, forbidden_at, forbidden_kind
 
 C6 = 6  # Connect6 window length
+# The eight rays from a cell: ray 2d runs along DIR_R/DIR_C[d] backwards, ray 2d + 1 forwards.
+RAY_R = np.array([sign * DIR_R[d] for d in range(4) for sign in (-1, 1)], dtype=np.int64)
+RAY_C = np.array([sign * DIR_C[d] for d in range(4) for sign in (-1, 1)], dtype=np.int64)
 LOST = -1  # threat_defences: the opponent's threats cannot all be stopped this turn
 
 
@@ -107,26 +124,46 @@ def forbid_makers(w, nf, f_cells, f_w0, f_w1, seen, out_cells, n):
 # ---- generic line helpers ------------------------------------------------------------
 
 
+@njit(cache=True, nogil=True, inline="always")
+def window_on_board(h, w, r0, c0, dr, dc, length):
+    """Does the window of `length` cells from (r0, c0) along (dr, dc) lie on an h x w board?"""
+    r1 = r0 + (length - 1) * dr
+    c1 = c0 + (length - 1) * dc
+    return 0 <= r0 < h and 0 <= c0 < w and 0 <= r1 < h and 0 <= c1 < w
+
+
+@njit(cache=True, nogil=True, inline="always")
+def ray(s, row, col, r):
+    """Ray r (RAY_R/RAY_C[r]) from the cell at (row, col): (the index step from one of its
+    cells to the next, how many of its first k cells, k the win length, lie on the
+    board). Its cells are the cell + i * step for i in 1 .. that many, nearest first."""
+    w = s[WIDTH]
+    dr = RAY_R[r]
+    dc = RAY_C[r]
+    n = s[WIN_LENGTH]
+    if dr > 0:
+        n = min(n, s[HEIGHT] - 1 - row)
+    elif dr < 0:
+        n = min(n, row)
+    if dc > 0:
+        n = min(n, w - 1 - col)
+    elif dc < 0:
+        n = min(n, col)
+    return dr * w + dc, n
+
+
 @njit(cache=True, nogil=True)
 def line_wins(s, cell, value, out_cells, n):
     """Append to `out_cells` (from index n) the empty cells on the four lines through
     `cell`, within k cells of it, where a stone of `value` wins; return the new count."""
-    h = s[HEIGHT]
-    w = s[WIDTH]
-    k = s[WIN_LENGTH]
-    r0 = cell // w
-    c0 = cell % w
-    for d in range(4):
-        for sign in (-1, 1):
-            for i in range(1, k + 1):
-                r = r0 + sign * i * DIR_R[d]
-                c = c0 + sign * i * DIR_C[d]
-                if r < 0 or r >= h or c < 0 or c >= w:
-                    break
-                e = r * w + c
-                if s[BOARD + e] == 0 and makes_line(s, e, value):
-                    out_cells[n] = e
-                    n += 1
+    row, col = divmod(cell, s[WIDTH])
+    for r in range(8):
+        step, steps = ray(s, row, col, r)
+        for i in range(1, steps + 1):
+            e = cell + i * step
+            if s[BOARD + e] == 0 and makes_line(s, e, value):
+                out_cells[n] = e
+                n += 1
     return n
 
 
@@ -139,31 +176,22 @@ def new_wins(s, cell, value, out_cells, n):
     holds at most one, its first empty cell, and one run along the ray decides it. The
     same cells in the same order as `line_wins`, at a fraction of the cost; the solvers
     keep the invariant (see the module notes)."""
-    h = s[HEIGHT]
-    w = s[WIDTH]
     k = s[WIN_LENGTH]
     exact = exact_for(s, value)
-    r0 = cell // w
-    c0 = cell % w
-    for d in range(4):
-        dr = DIR_R[d]
-        dc = DIR_C[d]
-        for sign in (-1, 1):
-            for i in range(1, k + 1):
-                r = r0 + sign * i * dr
-                c = c0 + sign * i * dc
-                if r < 0 or r >= h or c < 0 or c >= w:
-                    break
-                e = r * w + c
-                v = s[BOARD + e]
-                if v == value:
-                    continue
-                if v == 0:
-                    run = run_length(s, e, value, dr, dc)
-                    if run == k or (run > k and not exact):
-                        out_cells[n] = e
-                        n += 1
-                break
+    row, col = divmod(cell, s[WIDTH])
+    for r in range(8):
+        step, steps = ray(s, row, col, r)
+        for i in range(1, steps + 1):
+            e = cell + i * step
+            v = s[BOARD + e]
+            if v == value:
+                continue
+            if v == 0:
+                run = run_length(s, e, value, DIR_R[r >> 1], DIR_C[r >> 1])
+                if run == k or (run > k and not exact):
+                    out_cells[n] = e
+                    n += 1
+            break
     return n
 
 
@@ -266,9 +294,7 @@ def three_moves(s, player, out):
     but has a double-four cell it did not have before. Return how many. Meant for a
     player with no winning cell and no double-four cell (it would simply win: 0 when it
     has a winning cell)."""
-    h = s[HEIGHT]
-    width = s[WIDTH]
-    cells = h * width
+    cells = s[HEIGHT] * s[WIDTH]
     k = s[WIN_LENGTH]
     value = player + 1
     w = s.copy()
@@ -315,9 +341,7 @@ def three_defences(s, attacker, out):
     """Mark the defender's complete reply set to `attacker`'s double-four threats (see
     `defences_against`); return how many, or 0 when the attacker threatens none. Meant
     for positions where neither side has a winning cell."""
-    h = s[HEIGHT]
-    width = s[WIDTH]
-    cells = h * width
+    cells = s[HEIGHT] * s[WIDTH]
     k = s[WIN_LENGTH]
     value = attacker + 1
     w = s.copy()
@@ -372,13 +396,8 @@ def gomoku_scan(s, counts, wins, cover):
     for d in range(4):
         dr = DIR_R[d]
         dc = DIR_C[d]
-        for r0 in range(h):
-            if r0 + dr * (k - 1) >= h:
-                continue
-            for c0 in range(w):
-                c_end = c0 + dc * (k - 1)
-                if c_end < 0 or c_end >= w:
-                    continue
+        for r0 in range(h - dr * (k - 1)):  # the windows' first cells: every window on the board
+            for c0 in range(max(0, -dc * (k - 1)), w - max(0, dc * (k - 1))):
                 black = 0
                 white = 0
                 for i in range(k):
@@ -435,28 +454,20 @@ def four_moves_into(s, player, out, work, cand, scratch):
 @njit(cache=True, nogil=True)
 def double_fours_near_into(w, cell, value, f_cells, f_w0, f_w1, scratch):
     """`double_fours_near` with the caller's `scratch` (int64 [8k + 8])."""
-    h = w[HEIGHT]
-    width = w[WIDTH]
-    k = w[WIN_LENGTH]
-    r0 = cell // width
-    c0 = cell % width
     nf = 0
-    for d in range(4):
-        for sign in (-1, 1):
-            for i in range(1, k + 1):
-                r = r0 + sign * i * DIR_R[d]
-                c = c0 + sign * i * DIR_C[d]
-                if r < 0 or r >= h or c < 0 or c >= width:
-                    break
-                f = r * width + c
-                if w[BOARD + f] != 0:
-                    continue
-                nw = count_wins_after(w, f, value, scratch)
-                if nw >= 2 and not illegal_for(w, value - 1, f):
-                    f_cells[nf] = f
-                    f_w0[nf] = scratch[0]
-                    f_w1[nf] = scratch[1] if nw == 2 else -2
-                    nf += 1
+    row, col = divmod(cell, w[WIDTH])
+    for r in range(8):
+        step, steps = ray(w, row, col, r)
+        for i in range(1, steps + 1):
+            f = cell + i * step
+            if w[BOARD + f] != 0:
+                continue
+            nw = count_wins_after(w, f, value, scratch)
+            if nw >= 2 and not illegal_for(w, value - 1, f):
+                f_cells[nf] = f
+                f_w0[nf] = scratch[0]
+                f_w1[nf] = scratch[1] if nw == 2 else -2
+                nf += 1
     return nf
 
 
@@ -517,177 +528,36 @@ def window_empties(s, start, d, e0, e1, i):
 @njit(cache=True, nogil=True)
 def all_windows(s, player, min_own, keys, e0, e1):
     """Every six-window with at least `min_own` (>= 4) stones of `player` and none of
-    the other: its key (start * 4 + direction) and its empty cells. Returns how many."""
-    h = s[HEIGHT]
-    w = s[WIDTH]
-    own_v = player + 1
+    the other: its key (start * 4 + direction) and its empty cells, in the order of a
+    sweep (`connect6.next_window`). Returns how many."""
     n = 0
-    for d in range(4):
-        dr = DIR_R[d]
-        dc = DIR_C[d]
-        for r0 in range(h):
-            if r0 + dr * (C6 - 1) >= h:
-                continue
-            for c0 in range(w):
-                c_end = c0 + dc * (C6 - 1)
-                if c_end < 0 or c_end >= w:
-                    continue
-                own = 0
-                blocked = False
-                for i in range(C6):
-                    v = s[BOARD + (r0 + dr * i) * w + c0 + dc * i]
-                    if v == own_v:
-                        own += 1
-                    elif v != 0:
-                        blocked = True
-                        break
-                if blocked or own < min_own:
-                    continue
-                start = r0 * w + c0
-                keys[n] = start * 4 + d
-                window_empties(s, start, d, e0, e1, n)
-                n += 1
-    return n
-
-
-@njit(cache=True, nogil=True)
-def first_window(s, player, min_own):
-    """The first window that `all_windows` would list (start, direction), or (-1, -1):
-    the search only needs to know that one exists and where."""
-    h = s[HEIGHT]
-    w = s[WIDTH]
-    own_v = player + 1
-    for d in range(4):
-        dr = DIR_R[d]
-        dc = DIR_C[d]
-        for r0 in range(h):
-            if r0 + dr * (C6 - 1) >= h:
-                continue
-            for c0 in range(w):
-                c_end = c0 + dc * (C6 - 1)
-                if c_end < 0 or c_end >= w:
-                    continue
-                own = 0
-                blocked = False
-                for i in range(C6):
-                    v = s[BOARD + (r0 + dr * i) * w + c0 + dc * i]
-                    if v == own_v:
-                        own += 1
-                    elif v != 0:
-                        blocked = True
-                        break
-                if not blocked and own >= min_own:
-                    return r0 * w + c0, d
-    return -1, -1
-
-
-@njit(cache=True, nogil=True)
-def connect6_windows(s, player, left, d_keys, d_e0, d_e1, a_keys, a_e0, a_e1, mark):
-    """One pass over the six-windows for the Connect6 search's attacker `player` with
-    `left` stones this turn, giving what four sweeps gave: the first window it can fill
-    now (`first_window(s, player, 6 - left)`, returned as start and direction, -1 when
-    none), the opponent's threat windows (`all_windows(s, 1 - player, 4, d_*)`, their
-    count returned), its own (`all_windows(s, player, 4, a_*)`, likewise), and in `mark`
-    the empty cells of its windows of 4 - left to 5 stones
-    (`mark_window_cells(s, player + 1, 4 - left, 5, 6, mark)`; `mark` is not cleared).
-    The lists come in the same order as from the sweeps."""
-    h = s[HEIGHT]
-    w = s[WIDTH]
-    own_v = player + 1
-    win_start = -1
-    win_d = -1
-    nd = 0
-    na = 0
-    for d in range(4):
-        dr = DIR_R[d]
-        dc = DIR_C[d]
-        for r0 in range(h):
-            if r0 + dr * (C6 - 1) >= h:
-                continue
-            for c0 in range(w):
-                c_end = c0 + dc * (C6 - 1)
-                if c_end < 0 or c_end >= w:
-                    continue
-                own = 0
-                other = 0
-                for i in range(C6):
-                    v = s[BOARD + (r0 + dr * i) * w + c0 + dc * i]
-                    if v == own_v:
-                        own += 1
-                    elif v != 0:
-                        other += 1
-                    if own > 0 and other > 0:
-                        break
-                if own > 0 and other > 0:
-                    continue
-                start = r0 * w + c0
-                if other == 0:
-                    if own >= 6 - left and win_start < 0:
-                        win_start = start
-                        win_d = d
-                    if own >= 4:
-                        a_keys[na] = start * 4 + d
-                        window_empties(s, start, d, a_e0, a_e1, na)
-                        na += 1
-                    if 4 - left <= own <= 5:
-                        for i in range(C6):
-                            e = (r0 + dr * i) * w + c0 + dc * i
-                            if s[BOARD + e] == 0:
-                                mark[e] = True
-                if own == 0 and other >= 4:
-                    d_keys[nd] = start * 4 + d
-                    window_empties(s, start, d, d_e0, d_e1, nd)
-                    nd += 1
-    return win_start, win_d, nd, na
-
-
-@njit(cache=True, nogil=True)
-def windows_through(s, cell, player, min_own, keys, e0, e1, n):
-    """Add the six-windows through `cell` with at least `min_own` stones of `player` and
-    none of the other, skipping keys already listed; return the new count."""
-    h = s[HEIGHT]
-    w = s[WIDTH]
-    own_v = player + 1
-    r0 = cell // w
-    c0 = cell % w
-    for d in range(4):
-        dr = DIR_R[d]
-        dc = DIR_C[d]
-        for back in range(C6):
-            rs = r0 - dr * back
-            cs = c0 - dc * back
-            re = rs + dr * (C6 - 1)
-            ce = cs + dc * (C6 - 1)
-            if rs < 0 or rs >= h or cs < 0 or cs >= w or re < 0 or re >= h or ce < 0 or ce >= w:
-                continue
-            own = 0
-            blocked = False
-            for i in range(C6):
-                v = s[BOARD + (rs + dr * i) * w + cs + dc * i]
-                if v == own_v:
-                    own += 1
-                elif v != 0:
-                    blocked = True
-                    break
-            if blocked or own < min_own:
-                continue
-            key = (rs * w + cs) * 4 + d
-            dup = False
-            for j in range(n):
-                if keys[j] == key:
-                    dup = True
-                    break
-            if dup:
-                continue
-            keys[n] = key
-            window_empties(s, rs * w + cs, d, e0, e1, n)
-            n += 1
+    d, r0, c0 = next_window(s, player, min_own, 0, 0, 0)
+    while d < 4:
+        start = r0 * s[WIDTH] + c0
+        keys[n] = start * 4 + d
+        window_empties(s, start, d, e0, e1, n)
+        n += 1
+        d, r0, c0 = next_window(s, player, min_own, d, r0, c0 + 1)
     return n
 
 
 @njit(cache=True, nogil=True)
 def _hits(a, b, e0, e1, i):
     return a == e0[i] or a == e1[i] or (b >= 0 and (b == e0[i] or b == e1[i]))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def add_pair(pa, pb, m, a, b):
+    """Append the unordered pair {a, b} to pa/pb[:m] (smaller cell first) unless it is
+    listed; return the new count."""
+    lo = min(a, b)
+    hi = max(a, b)
+    for q in range(m):
+        if pa[q] == lo and pb[q] == hi:
+            return m
+    pa[m] = lo
+    pb[m] = hi
+    return m + 1
 
 
 @njit(cache=True, nogil=True)
@@ -763,19 +633,21 @@ def hitting_pairs(e0, e1, n, pa, pb):
                 if not _hits(a, b, e0, e1, i):
                     ok = False
                     break
-            if not ok:
-                continue
-            lo = min(a, b)
-            hi = max(a, b)
-            dup = False
-            for q in range(m):
-                if pa[q] == lo and pb[q] == hi:
-                    dup = True
-            if not dup:
-                pa[m] = lo
-                pb[m] = hi
-                m += 1
+            if ok:
+                m = add_pair(pa, pb, m, a, b)
     return m
+
+
+@njit(cache=True, nogil=True)
+def shown_reply(e0, e1, n):
+    """Against three threats or more (windows e0/e1[:n]), the defender's pair a proof
+    shows: a cell of the first window and one of the first window that cell misses (-1
+    when it hits them all); the attacker then completes a window the pair misses."""
+    d1 = e0[0]
+    for i in range(1, n):
+        if e0[i] != d1 and e1[i] != d1:
+            return d1, e0[i]
+    return d1, -1
 
 
 @njit(cache=True, nogil=True)
@@ -788,6 +660,21 @@ def null_move(s, out):
     else:
         out[PLY] = s[PLY] + 1
         out[TO_MOVE] = 1 - s[TO_MOVE]
+
+
+@njit(cache=True, nogil=True)
+def last_stones(s, player):
+    """The latest two stones of `player` in the history of `s` (-1 where there are none):
+    where a search's next threats are likeliest."""
+    last0 = np.int64(-1)
+    last1 = np.int64(-1)
+    for i in range(HIST_LEN):
+        if s[HIST_PLAYER + i] == player and s[HIST + i] >= 0:
+            if last0 < 0:
+                last0 = np.int64(s[HIST + i])
+            elif last1 < 0:
+                last1 = np.int64(s[HIST + i])
+    return last0, last1
 
 
 # ---- per-position summary for the player to move --------------------------------------

@@ -9,16 +9,17 @@ their own: while the attacker keeps threatening a double four, a defender move t
 is not a four or a stop lets the attacker win at once.
 
 Connect6 has no three-level search yet: `vct` there is the double-threat search of
-`vcf`.
+`vcf` (`c6_search`). The search itself is `gomoku_vcf.gomoku_attack` with threes.
 """
 
 import numpy as np
 from numba import njit
 
 from pipeline.games.layout import CONNECT6, KIND
+from pipeline.tactics.lines.c6_search import c6_solve
+from pipeline.tactics.lines.gomoku_vcf import gomoku_solve
 from pipeline.tactics.lines.scratch import scratch_for
 from pipeline.tactics.lines.table import SALT_VCT
-from pipeline.tactics.lines.vcf import c6_solve, gomoku_solve
 
 
 @njit(cache=True, nogil=True)
