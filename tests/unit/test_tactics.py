@@ -30,9 +30,9 @@ from pipeline.tactics.lines.solve import (
     winning_moves,
 )
 
-pytestmark = pytest.mark.unit
-
 POSITIONS = Path(__file__).resolve().parents[1] / "tactics" / "positions.txt"
+
+pytestmark = pytest.mark.unit
 DIRS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
@@ -358,6 +358,12 @@ def test_threat_kernels_on_a_known_shape():
 # ---- tests: small boards against the references ------------------------------------------------
 
 
+def random_board(spec: GameSpec, seed: int, stones: int) -> tuple[GameState | None, Board | None]:
+    """`random_state` and its Board (None, None when the game ended)."""
+    state = random_state(spec, seed, stones)
+    return (None, None) if state is None else (state, Board.of(state))
+
+
 def random_state(spec: GameSpec, seed: int, stones: int) -> GameState | None:
     rng = np.random.default_rng(seed)
     state = spec.new_game()
@@ -385,10 +391,9 @@ SMALL = ["gomoku:7x7:k4", "gomoku:7x7:k4:exact", "gomoku:6x6:k4", "gomoku:8x8:k5
 @example(board="gomoku:6x6:k4", seed=2969, stones=7)
 def test_gomoku_claims_are_real_and_simple_wins_found(board, seed, stones):
     spec = GameSpec.parse(board)
-    state = random_state(spec, seed, stones)
+    state, b = random_board(spec, seed, stones)
     if state is None:
         return
-    b = Board.of(state)
     av = state.current_player + 1
     for solve, threes in ((solve_vcf, False), (solve_vct, True)):
         proof = solve(state, budget=5_000, depth=6) if threes else solve(state, budget=5_000)
@@ -411,11 +416,9 @@ def test_gomoku_claims_are_real_and_simple_wins_found(board, seed, stones):
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(board=st.sampled_from(SMALL[:3]), seed=st.integers(0, 2**31), stones=st.integers(4, 12))
 def test_threat_kernels_match_the_reference(board, seed, stones):
-    spec = GameSpec.parse(board)
-    state = random_state(spec, seed, stones)
+    state, b = random_board(GameSpec.parse(board), seed, stones)
     if state is None:
         return
-    b = Board.of(state)
     for p in (0, 1):
         v = p + 1
         if not b.win_cells(v):

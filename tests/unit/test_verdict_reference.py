@@ -25,7 +25,7 @@ Record again (only on purpose, with the reference code checked out, e.g. `git wo
 
 The Connect6 entries (connect6:10, connect6:19: verdicts, masks, tables, proofs, node
 counts and the self-play digest) were recorded again when the Connect6 search moved to
-line tables (issue 39: `vcf.c6_solve`, turns generated from the windows, nodes counted per
+line tables (issue 39: `c6_search.c6_solve`, turns generated from the windows, nodes counted per
 double-threat turn played), with `--record-connect6`, which keeps the Gomoku entries. Node
 counts and proofs changed by design; verdicts moved only from OPEN to WIN (a win the old
 search did not reach within the budget: 25 of 450 positions on 10x10 and 20 of 86 on 19x19
@@ -33,16 +33,16 @@ at 200 nodes; none from WIN or LOSS), and the Gomoku entries are those of the re
 They were recorded again once more when Connect6 nodes began to check the opponent's VCF
 with the mover's turn passed (`forced.c6_defence_zone`): masks narrowed to the defence zone
 by design, verdicts unchanged but one OPEN to WIN; and once more when the zone became the
-opponent's whole proof tree and the mover's own threats (`vcf.opponent_vcf_into`,
+opponent's whole proof tree and the mover's own threats (`c6_search.opponent_vcf_into`,
 `forced.c6_own_threat_cells`): masks changed, every verdict the same.
 
 The Gomoku tables, solver node counts and the exact-five and renju self-play digests were
 recorded again when a Gomoku failure that held at every depth began to be stored as such
-and to end the iterative deepening (issue 41, `vcf.gomoku_attack`), with
+and to end the iterative deepening (issue 41, `gomoku_vcf.gomoku_attack`), with
 `--record-exact-failures gomoku`, which first checks every verdict, action, mask, solver
 result and proof against the record: all the same; VCF nodes 2-4x fewer (gomoku:8 3,402 ->
 939). The same for Connect6 (`--record-exact-failures connect6`) when its search did the
-same (`vcf.c6_node`).
+same (`c6_search.c6_node`).
 
 The self-play digests alone were recorded again (`--record-selfplay`, every other entry
 kept) when a root move proven lost began to lose its visits whatever proved it (issue 39,
@@ -83,7 +83,6 @@ pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "tests" / "tactics" / "verdicts.npz"
-SUITE = ROOT / "tests" / "tactics" / "positions.txt"
 LEAVES = {  # search leaves collected with `scripts.tactics_replay collect` (not in the repository)
     "gomoku:8": ROOT / ".tmp" / "leaves-8x8.npz",
     "gomoku:15": ROOT / ".tmp" / "leaves-15.npz",
@@ -122,20 +121,11 @@ def _digest(*arrays: np.ndarray) -> str:
 
 
 def _suite(spec_text: str) -> list[np.ndarray]:
-    out = []
-    for line in SUITE.read_text().splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        text, black, white, _, _ = (x.strip() for x in line.split("|"))
-        spec = GameSpec.parse(text)
-        if str(spec) != str(GameSpec.parse(spec_text)):
-            continue
-        state = spec.new_game()
-        stones = {0: black.split(), 1: white.split()}
-        while stones[0] or stones[1]:
-            state.apply(stones[state.current_player].pop(0))
-        out.append(state.array.copy())
-    return out
+    """The positions of the suite tests/tactics/positions.txt on this game and board."""
+    from tests.unit.test_tactics import load_positions
+
+    want = str(GameSpec.parse(spec_text))
+    return [state.array.copy() for state, _, _ in load_positions() if str(state.spec) == want]
 
 
 def _random_middle_game(spec: GameSpec, rng: np.random.Generator) -> GameState | None:
