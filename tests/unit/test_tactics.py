@@ -386,7 +386,10 @@ def random_state(spec: GameSpec, seed: int, stones: int) -> GameState | None:
 SMALL = ["gomoku:7x7:k4", "gomoku:7x7:k4:exact", "gomoku:6x6:k4", "gomoku:8x8:k5:exact"]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Derandomized: the exhaustive check below costs seconds on most boards but many minutes on a
+# few (gomoku:7x7:k4:exact, seed 6, 6 stones passed the 600 s timeout on a loaded machine), so
+# the examples are the same every run and the suite's time does not depend on the draw.
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 @given(board=st.sampled_from(SMALL), seed=st.integers(0, 2**31), stones=st.integers(6, 12))
 @example(board="gomoku:6x6:k4", seed=2969, stones=7)
 def test_gomoku_claims_are_real_and_simple_wins_found(board, seed, stones):
