@@ -57,6 +57,7 @@ COMMANDS = (
     "version",
 )
 COLOURS = {"b": 0, "black": 0, "w": 1, "white": 1}
+WARM_UP_SECONDS = 0.05  # the throwaway search when a board's bot is made
 
 
 class HtpError(ValueError):
@@ -338,6 +339,11 @@ def run_htp(
             raise SwapRuleError(mismatch)
         choice = choose_model(spec, model, sources)
         player = protocol_player(spec, choice.path, simulations=simulations, playouts=playouts)
+        # A throwaway first search, off the clock (as the brain's): loading the compiled
+        # search and solver and the net's first forward made the first move of a process
+        # take seconds past its time.
+        player.think(spec.new_game(), budget=1, seconds=WARM_UP_SECONDS)
+        player.start(spec, 1, 0)
         return player, (choice.note if choice.path else f"{choice.note}, {playouts} playouts a move")
 
     def say(line: str) -> None:

@@ -122,9 +122,10 @@ class ChunkPlayer:
 
     def champion(self, vs: str, first: bool) -> Player:
         if (vs, first) not in self.players:  # a player of its own per opponent and colour
-            self.players[vs, first] = make_player(
-                str(self.args.model), self.spec, self.search, name=self.args.model.stem
-            )
+            player = make_player(str(self.args.model), self.spec, self.search, name=self.args.model.stem)
+            if self.args.seconds is not None:  # loading the compiled search is no move's time
+                player.think(self.spec.new_game(), budget=1, seconds=0.05)
+            self.players[vs, first] = player
         return self.players[vs, first]
 
     def opponent(self, vs: str) -> Player:
