@@ -170,7 +170,7 @@ def _tables(tt: DfpnTable | None, limits: np.ndarray | None, log2_size: int = 20
     return (new_dfpn_table(log2_size) if tt is None else tt), (hd.default_limits() if limits is None else limits)
 
 
-def _keeps_win(
+def _outcome(
     state: GameState,
     action: int,
     budget: int,
@@ -178,51 +178,43 @@ def _keeps_win(
     tt: DfpnTable,
     limits: np.ndarray,
     deadline: float | None = None,
-) -> bool:
-    """Does `action` keep a win for the player to move (proven within `budget`)?"""
+) -> int:
+    """What the legal `action` is proven, within `budget` nodes (and by `deadline`), to give
+    the player to move: hs.WIN, hs.LOSS or hs.UNKNOWN."""
     me = state.current_player
     child = state.copy().apply(action)
     if child.is_terminal:
-        return child.winner == me
+        return hs.WIN if child.winner == me else hs.UNKNOWN if child.winner is None else hs.LOSS
     v, _, _ = _dfpn(child, budget, flags, tt, limits, deadline)
-    return v == (hs.WIN if child.current_player == me else hs.LOSS)
+    return v if child.current_player == me else -v  # after a swap the same side moves again
 
 
-def keeps_win(
+def action_outcome(
     state: GameState,
     action: int,
     budget: int,
     tt: DfpnTable | None = None,
     limits: np.ndarray | None = None,
     deadline: float | None = None,
-) -> bool:
-    """Is `action` proven, within `budget` nodes (and by `deadline`), to keep a win for the
-    player to move?"""
+) -> int:
+    """What `action` is proven, within `budget` nodes (and by `deadline`), to give the
+    player to move: hs.WIN, hs.LOSS, or hs.UNKNOWN (also for an illegal action)."""
     tt, limits = _tables(tt, limits)
-    legal = 0 <= action < state.spec.num_actions and state.legal_mask()[action]
-    return bool(legal) and _keeps_win(state, action, budget, hd.DFPN_ALL, tt, limits, deadline)
+    if not (0 <= action < state.spec.num_actions and state.legal_mask()[action]):
+        return hs.UNKNOWN
+    return _outcome(state, action, budget, hd.DFPN_ALL, tt, limits, deadline)
 
 
-def loses(
-    state: GameState,
-    action: int,
-    budget: int,
-    tt: DfpnTable | None = None,
-    limits: np.ndarray | None = None,
-    deadline: float | None = None,
-) -> bool:
-    """Is `action` proven, within `budget` nodes (and by `deadline`), to lose for the player
-    to move (the opponent wins after it)?"""
-    tt, limits = _tables(tt, limits)
-    legal = 0 <= action < state.spec.num_actions and state.legal_mask()[action]
-    if not legal:
-        return False
-    me = state.current_player
-    child = state.copy().apply(action)
-    if child.is_terminal:
-        return child.winner not in (me, None)
-    v, _, _ = _dfpn(child, budget, hd.DFPN_ALL, tt, limits, deadline)
-    return v == (hs.LOSS if child.current_player == me else hs.WIN)
+def keeps_win(state: GameState, action: int, budget: int, *options: Any) -> bool:
+    """Is `action` proven to keep a win for the player to move? (`action_outcome`'s
+    arguments: tt, limits, deadline.)"""
+    return action_outcome(state, action, budget, *options) == hs.WIN
+
+
+def loses(state: GameState, action: int, budget: int, *options: Any) -> bool:
+    """Is `action` proven to lose for the player to move (the opponent wins after it)?
+    (`action_outcome`'s arguments: tt, limits, deadline.)"""
+    return action_outcome(state, action, budget, *options) == hs.LOSS
 
 
 # A solve with a deadline runs in steps of at most this many nodes, the clock read between
@@ -294,7 +286,7 @@ def _dfpn_winning_move(
         # almost always keeps the connection.
         if i >= len(seen) and deadline is not None and time.perf_counter() >= deadline:
             break
-        if _keeps_win(state, a, budget, flags, tt, limits, deadline):
+        if _outcome(state, a, budget, flags, tt, limits, deadline) == hs.WIN:
             return a
     return None
 
@@ -329,7 +321,7 @@ def solved_winning_move(
         preferred is not None
         and 0 <= preferred < state.spec.num_actions
         and state.legal_mask()[preferred]
-        and _keeps_win(state, preferred, budget, flags, tt, limits, deadline)
+        and _outcome(state, preferred, budget, flags, tt, limits, deadline) == hs.WIN
     ):
         return v, preferred
     return v, (move if move >= 0 else _dfpn_winning_move(state, budget, flags, tt, limits, deadline))
