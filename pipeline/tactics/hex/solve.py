@@ -6,6 +6,7 @@ hex_dfpn with H-search, far stronger."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,23 +90,64 @@ def principal_line(
     loser's are its first candidates. None if some step could not be proven within
     `budget` nodes."""
     table = new_table() if table is None else table
+    return _line(
+        state,
+        lambda s: _solve(s, budget, flags, table),
+        lambda s: _winning_move(s, budget, flags, table),
+        _losing_reply,
+    )
+
+
+def _line(
+    state: GameState,
+    solve: Callable[[GameState], tuple[int, int, int]],
+    winning_move: Callable[[GameState], int | None],
+    defence: Callable[[GameState], int],
+) -> list[int] | None:
+    """A principal line by one solver: `solve` a position to (value, move or -1, nodes),
+    `winning_move` when it names none, the loser's `defence`."""
     cur = state.copy()
     line: list[int] = []
     while not cur.is_terminal:
-        v, move, _ = _solve(cur, budget, flags, table)
+        v, move, _ = solve(cur)
         if v == hs.UNKNOWN:
             return None
         if v == hs.WIN:
             if move < 0:
-                found = _winning_move(cur, budget, flags, table)
+                found = winning_move(cur)
                 if found is None:
                     return None
                 move = found
         else:
-            move = _losing_reply(cur)
+            move = defence(cur)
         line.append(move)
         cur.apply(move)
     return line
+
+
+def _solution(
+    state: GameState,
+    solved: tuple[int, int, int],
+    line: list[int] | None,
+    winning_move: Callable[[GameState], int | None],
+    start: float,
+) -> HexSolution | None:
+    """The HexSolution of a solve of `state` (value, move or -1, nodes) begun at `start`
+    (a perf_counter reading), with its principal line; None when it was not proven."""
+    v, move, nodes = solved
+    if v == hs.UNKNOWN:
+        return None
+    me = state.current_player
+    line = line or []
+    if v == hs.WIN and move < 0:
+        move = line[0] if line else winning_move(state)
+    return HexSolution(
+        winner=me if v == hs.WIN else 1 - me,
+        move=move if v == hs.WIN else None,
+        line=line,
+        nodes=nodes,
+        seconds=time.perf_counter() - start,
+    )
 
 
 def solve_hex(
@@ -119,20 +161,9 @@ def solve_hex(
     start = time.perf_counter()
     if state.is_terminal:
         return HexSolution(winner=int(state.winner), move=None, line=[], nodes=0, seconds=0.0)
-    v, move, nodes = _solve(state, budget, flags, table)
-    if v == hs.UNKNOWN:
-        return None
-    me = state.current_player
-    line = principal_line(state, budget, flags, table) or []
-    if v == hs.WIN and move < 0:
-        move = line[0] if line else _winning_move(state, budget, flags, table)
-    return HexSolution(
-        winner=me if v == hs.WIN else 1 - me,
-        move=move if v == hs.WIN else None,
-        line=line,
-        nodes=nodes,
-        seconds=time.perf_counter() - start,
-    )
+    solved = _solve(state, budget, flags, table)
+    line = principal_line(state, budget, flags, table) if solved[0] != hs.UNKNOWN else None
+    return _solution(state, solved, line, lambda s: _winning_move(s, budget, flags, table), start)
 
 
 def hex_opening_table(
@@ -349,23 +380,12 @@ def dfpn_principal_line(
     """Moves from `state` to the end of the game: the winner's proven by DFPN, the
     loser's its first candidates. None if some step was not proven within `budget`."""
     tt, limits = _tables(tt, limits)
-    cur = state.copy()
-    line: list[int] = []
-    while not cur.is_terminal:
-        v, move, _ = _dfpn(cur, budget, flags, tt, limits)
-        if v == hs.UNKNOWN:
-            return None
-        if v == hs.WIN:
-            if move < 0:
-                found = _dfpn_winning_move(cur, budget, flags, tt, limits)
-                if found is None:
-                    return None
-                move = found
-        else:
-            move = _dfpn_defence(cur, flags, limits)
-        line.append(move)
-        cur.apply(move)
-    return line
+    return _line(
+        state,
+        lambda s: _dfpn(s, budget, flags, tt, limits),
+        lambda s: _dfpn_winning_move(s, budget, flags, tt, limits),
+        lambda s: _dfpn_defence(s, flags, limits),
+    )
 
 
 def prove_hex(
@@ -383,20 +403,9 @@ def prove_hex(
     start = time.perf_counter()
     if state.is_terminal:
         return HexSolution(winner=int(state.winner), move=None, line=[], nodes=0, seconds=0.0)
-    v, move, nodes = _dfpn(state, budget, flags, tt, limits)
-    if v == hs.UNKNOWN:
-        return None
-    me = state.current_player
-    line = dfpn_principal_line(state, budget, flags, tt, limits) or []
-    if v == hs.WIN and move < 0:
-        move = line[0] if line else _dfpn_winning_move(state, budget, flags, tt, limits)
-    return HexSolution(
-        winner=me if v == hs.WIN else 1 - me,
-        move=move if v == hs.WIN else None,
-        line=line,
-        nodes=nodes,
-        seconds=time.perf_counter() - start,
-    )
+    solved = _dfpn(state, budget, flags, tt, limits)
+    line = dfpn_principal_line(state, budget, flags, tt, limits) if solved[0] != hs.UNKNOWN else None
+    return _solution(state, solved, line, lambda s: _dfpn_winning_move(s, budget, flags, tt, limits), start)
 
 
 @dataclass(frozen=True)
