@@ -27,7 +27,7 @@ from numba import njit
 
 from pipeline.games.kernels import apply_unchecked, legal_mask
 from pipeline.games.layout import BOARD, TO_MOVE, WINNER
-from pipeline.search.forced import LOSS, OPEN, WIN, tactical_verdict_into
+from pipeline.search.forced import LOSS, OPEN, TACTICS_BASE, TACTICS_VCT, WIN, tactical_verdict_into
 from pipeline.search.tree import (
     ACTION,
     COUNT,
@@ -42,6 +42,7 @@ from pipeline.search.tree import (
 )
 from pipeline.tactics.lines.scratch import PROBE
 from pipeline.tactics.lines.vcf import vcf_into
+from pipeline.tactics.lines.vct import vct_into
 
 SECOND_TRIES = 64  # second stones the guard checks after a first one at most
 
@@ -93,7 +94,9 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
         if work[TO_MOVE] == root[TO_MOVE]:
             # Connect6, the turn's first stone: our move again. The stone is lost when no
             # second stone leaves the opponent without a win.
-            if verdict == WIN or (verdict == OPEN and second_stone_holds(work, mask, budget, max_depth, table, pv, sc)):
+            if verdict == WIN or (
+                verdict == OPEN and second_stone_holds(work, mask, mode, budget, max_depth, table, pv, sc)
+            ):
                 return refuted
         elif verdict != WIN:
             return refuted
@@ -122,7 +125,7 @@ def guard_root(node_int, node_float, g, root, work, mask, mode, budget, max_dept
 
 
 @njit(cache=True, nogil=True)
-def second_stone_holds(first, mask, budget, max_depth, table, pv, sc, tries=SECOND_TRIES):
+def second_stone_holds(first, mask, mode, budget, max_depth, table, pv, sc, tries=SECOND_TRIES):
     """Connect6: after the turn's first stone (`first`, the mover to place one more),
     whether some second stone among `mask` (the verdict's: the cells that can meet the
     opponent's VCF, every empty cell when it has none) leaves the opponent without a win
@@ -147,9 +150,12 @@ def second_stone_holds(first, mask, budget, max_depth, table, pv, sc, tries=SECO
         apply_unchecked(after, b)
         if after[WINNER] >= 0:
             return True
-        # The opponent to move: only its own VCF matters here (one solver call, not a
-        # whole verdict with its defence zone).
-        found, _, _ = vcf_into(after, budget, max_depth, table, pv, sc)
+        # The opponent to move: only its own VCF (with `vct`, its VCT) matters here (one
+        # solver call, not a whole verdict with its defence zone).
+        if (mode & TACTICS_BASE) == TACTICS_VCT:
+            found, _, _ = vct_into(after, budget, max_depth, table, pv, sc)
+        else:
+            found, _, _ = vcf_into(after, budget, max_depth, table, pv, sc)
         if found != 1:
             return True
     return False

@@ -514,39 +514,24 @@ def _mark_proof(sc, table, pv, atk, node, cells):
 
 
 @njit(cache=True, nogil=True)
-def opponent_vcf_into(s, budget, max_depth, table, pv, cells, sc):
-    """The opponent's Connect6 VCF, for a position where the player to move defends:
-    would the side *not* to move win by continuous double threats if it could move now
-    (the mover passing the rest of its turn)? Returns (found, pv_len, nodes).
-
-    found 1: pv[:pv_len] is the opponent's proof line from the passed position (as
-    `vcf`), and `cells` (bool [cells], cleared first) marks its whole proof tree, every
-    defender reply considered: the stones of each of the opponent's turns and the empty
-    cells of the threat windows each leaves (where the replies, and the final six, go).
-    A turn of the mover with no stone on a marked cell leaves every turn of that tree
-    playable and every threat of it standing, so it refutes the proof only by a threat of
-    the mover's own (a window of four or more of its stones and none of the opponent's
-    that the tree's turns then must, and do not, block): the refutations are among the
-    turns with a stone on a marked cell and the turns that make such a threat. found 0:
-    no VCF within `budget` nodes and `max_depth` turns (nothing marked). Allocates
-    nothing (the scratch's rows, the passed position in its PASSED state); `table` is
-    a transposition table for positions with the opponent to move (kept apart from the
-    mover's, as the tree keeps its null-move table). Called from compiled code."""
+def c6_solve_zone(s, budget, max_depth, table, pv, cells, sc):
+    """`c6_solve` for the player to move in `s`, and on a win the cells of its whole proof
+    tree in `cells` (bool [cells], cleared first): the stones of each attacker turn and
+    the empty cells of the threat windows each leaves, under every defender reply (where
+    the replies, and the final six, go). A stone of the defender's off those cells leaves
+    every turn of the tree playable and every threat of it standing, so it can refute the
+    proof only by a threat of its own. Returns (found, pv_len, nodes) as `c6_solve`; on a
+    failure nothing is marked. Allocates nothing."""
     cells_n = s[HEIGHT] * s[WIDTH]
     cells[:cells_n] = False
-    if s[WINNER] != ONGOING or s[KIND] != CONNECT6:
-        sc.ints[CTX, :CTX_SLOTS] = 0
-        return 0, 0, 0
-    passed = sc.states[PASSED]
-    null_move(s, passed)
-    found, pv_len, nodes = c6_solve(passed, budget, max_depth, table, pv, sc)
+    found, pv_len, nodes = c6_solve(s, budget, max_depth, table, pv, sc)
     if found != 1:
         return 0, 0, nodes
     # The proof tree, read back from the table (the winning turn of every attacker node
     # the search proved), each node searched again only where the table lost it.
     line = sc.ints[DEFENDER_WINS]  # the line, kept while searches again write in pv
     line[:pv_len] = pv[:pv_len]
-    atk, root = c6_start(passed, budget, max_depth, sc)
+    atk, root = c6_start(s, budget, max_depth, sc)
     sc.ints[CTX, BUDGET] = max(budget, 1) * 4
     zero = np.int64(0)
     node = C6Node(root.depth, zero, root.key, zero, root.left, root.d1, root.d2, zero, root.last0, root.last1, zero)
@@ -557,6 +542,33 @@ def opponent_vcf_into(s, budget, max_depth, table, pv, cells, sc):
         for c in range(cells_n):
             cells[c] = s[BOARD + c] == 0
     return 1, pv_len, nodes
+
+
+@njit(cache=True, nogil=True)
+def opponent_vcf_into(s, budget, max_depth, table, pv, cells, sc):
+    """The opponent's Connect6 VCF, for a position where the player to move defends:
+    would the side *not* to move win by continuous double threats if it could move now
+    (the mover passing the rest of its turn)? Returns (found, pv_len, nodes).
+
+    found 1: pv[:pv_len] is the opponent's proof line from the passed position (as
+    `vcf`), and `cells` (bool [cells], cleared first) marks its whole proof tree
+    (`c6_solve_zone`). A turn of the mover with no stone on a marked cell leaves every
+    turn of that tree playable and every threat of it standing, so it refutes the proof
+    only by a threat of the mover's own (a window of four or more of its stones and none
+    of the opponent's that the tree's turns then must, and do not, block): the
+    refutations are among the turns with a stone on a marked cell and the turns that
+    make such a threat. found 0: no VCF within `budget` nodes and `max_depth` turns
+    (nothing marked). Allocates nothing (the scratch's rows, the passed position in its
+    PASSED state); `table` is a transposition table for positions with the opponent to
+    move (kept apart from the mover's, as the tree keeps its null-move table). Called
+    from compiled code."""
+    cells[: s[HEIGHT] * s[WIDTH]] = False
+    if s[WINNER] != ONGOING or s[KIND] != CONNECT6:
+        sc.ints[CTX, :CTX_SLOTS] = 0
+        return 0, 0, 0
+    passed = sc.states[PASSED]
+    null_move(s, passed)
+    return c6_solve_zone(passed, budget, max_depth, table, pv, cells, sc)
 
 
 @njit(cache=True, nogil=True)

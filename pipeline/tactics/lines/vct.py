@@ -8,15 +8,16 @@ proof line follows one of them. Counter-threes of the defender need no reply set
 their own: while the attacker keeps threatening a double four, a defender move that
 is not a four or a stop lets the attacker win at once.
 
-Connect6 has no three-level search yet: `vct` there is the double-threat search of
-`vcf` (`c6_search`). The search itself is `gomoku_vcf.gomoku_attack` with threes.
+Connect6: `c6_vct.c6_vct`, single threats and quiet stones ahead of the double-threat
+search of `vcf` (`c6_search`), the defender's free stone restricted to the relevance zone
+of the attacker's proof. Gomoku's search is `gomoku_vcf.gomoku_attack` with threes.
 """
 
 import numpy as np
 from numba import njit
 
 from pipeline.games.layout import CONNECT6, KIND
-from pipeline.tactics.lines.c6_search import c6_solve
+from pipeline.tactics.lines.c6_vct import c6_vct
 from pipeline.tactics.lines.gomoku_vcf import gomoku_solve
 from pipeline.tactics.lines.scratch import scratch_for
 from pipeline.tactics.lines.table import SALT_VCT
@@ -26,7 +27,7 @@ from pipeline.tactics.lines.table import SALT_VCT
 def vct_into(s, budget, max_depth, table, pv, sc):
     """`vct` in the caller's scratch (`pipeline.tactics.lines.scratch`)."""
     if s[KIND] == CONNECT6:
-        return c6_solve(s, budget, max_depth, table, pv, sc)
+        return c6_vct(s, budget, max_depth, table, pv, sc)
     return gomoku_solve(s, budget, max_depth, np.int64(1), SALT_VCT, table, pv, sc)
 
 
