@@ -19,6 +19,10 @@ Each entry: the tool, what it measures, and the command of its figure.
 - `c6_no_blunder`: Connect6 turns that leave the opponent a VCF, on 1,000 positions where
   passing loses and some turn does not, tactics on and off
       python -m pipeline.tools.c6_no_blunder --suite tests/tactics/connect6_defence.txt
+- `c6_vct_suite`: Connect6 threat sequences (VCT): the positions of black's turns before
+  its first VCF in the games white lost and of random games, labelled by `solve_vct` at
+  1,000,000 nodes; the solver scored on them, each claimed win checked by the verifier
+      python -m pipeline.tools.c6_vct_suite --suite tests/tactics/connect6_vct.txt --budget 20000 [--verify]
 - `classical_ladder`: `classical:d+1` against `classical:d`, seconds a move (the classical
   yardstick's ladder)
       python -m pipeline.tools.classical_ladder --games 40 --depths 1 2 3 4 \\
@@ -53,6 +57,7 @@ the pipeline imports them.
 TOOLS = (
     "c6_loss_audit",
     "c6_no_blunder",
+    "c6_vct_suite",
     "classical_ladder",
     "hex_opening_table",
     "hex_perfect_play",

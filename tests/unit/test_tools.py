@@ -166,6 +166,29 @@ def test_c6_no_blunder(capsys, tmp_path):
     )
 
 
+def test_c6_vct_suite(capsys, tmp_path):
+    # Positions of three of generation 46's games white lost and two random games, labelled at
+    # small budgets (--vcf-budget 1 lets the plain VCFs in as positives), then scored.
+    match = json.loads((REPO / "reports/runs/connect6-19x19-defence/matches/gen-0046-vs-init-80.json").read_text())
+    match["records"] = [r for r in match["records"] if r["game"] in (1, 2, 3)]
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(match))
+    suite = tmp_path / "vct.txt"
+    argv = ("--count", "2", "--large", "2000", "--vcf-budget", "1", "--random-games", "2", "--matches", str(path))
+    counts, out = run(capsys, "c6_vct_suite", *argv, "--write", str(suite))
+    text = suite.read_text()
+    assert "#   python -m pipeline.tools.c6_vct_suite --count 2 --large 2000" in text
+    lines = [line for line in text.splitlines() if not line.startswith("#")]
+    assert len(lines) == counts["vct"] + counts["none"] >= 2
+    assert all(re.fullmatch(r"connect6:19 \| [a-s0-9 ]+ \| (vct [2-5]|none)", line) for line in lines)
+    assert lines_matching(out, rf"{counts['vct']} positions with a VCT of 2-5 turns, {counts['none']} without, .*")
+    figures, out = run(capsys, "c6_vct_suite", "--suite", str(suite), "--budget", "2000", "--json", str(tmp_path / "f"))
+    assert json.loads((tmp_path / "f").read_text()) == figures
+    assert figures["vct"]["positions"] == counts["vct"] and figures["none"]["positions"] == counts["none"]
+    assert figures["vct"]["false"] == figures["none"]["false"] == 0
+    assert len(lines_matching(out, rf"(vct|none) +\d+ +\d+ +{NUMBER}% +{NUMBER} +0 +\d+")) == 2
+
+
 def test_opening_prior(capsys):
     (prior, value), out = run(capsys, "opening_prior", GOMOKU_8, "gomoku:8")
     assert prior.shape == value.shape == (8, 8)
