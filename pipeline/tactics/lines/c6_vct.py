@@ -26,8 +26,8 @@ Partial search, said plainly: the defender's free stone off the zone is judged b
 argument, which misses a stone that only later, with more of the defender's stones,
 becomes part of a threat of its own (the candidates cover windows already holding two of
 its stones); a position where the defender has a threat is searched by the VCF alone;
-quiet turns that make no threat at all are not tried; the attacker's single-threat turns
-are limited to the best `TURNS_TRIED` by a static score, and the quiet stone to the best
+quiet turns that make no threat at all are not tried; the attacker's threat turns
+are limited to the best `TURNS_TRIED` by a static score (fewer for small budgets), and the quiet stone to the best
 `QUIET_CELLS` cells. A failure says only that none was found. Every win is a tree of
 proofs each of which the double-threat search found (`tests/unit/test_c6_vct.py` replays
 them with every defender stone, `pipeline.tools.c6_vct_suite --verify`).
@@ -50,7 +50,11 @@ from pipeline.tactics.lines.table import board_key, failed_depth, store_failed
 from pipeline.tactics.lines.threats import hitting_number, hitting_pairs, null_move
 
 LEVELS = 2  # threat turns (single or double threats) before the double-threat search's proof
-TURNS_TRIED = 12  # the attacker's threat turns tried at a node, best first
+SMALL_BUDGET = 10_000  # ... one below this budget: the tree's expansions (200 nodes) and the
+# root guard (5,000), which keeps the search at 0.66x the VCF's simulations/s (0.49x with two)
+TURNS_TRIED = 12  # the attacker's threat turns tried at a node, best first, at most ...
+NODES_A_TURN = 64  # ... and one for every this many nodes of the budget (at least 2): the
+# tree's expansions (200 nodes) try 3
 QUIET_CELLS = 6  # the quiet stones tried with each threat-making stone
 MAX_TURNS = 256
 SALT_C6_VCT = np.int64(0x5A1F3E7C9B2D4861)
@@ -275,7 +279,7 @@ def vct_node(s, level, zout, pos, table, pv, sc, states, zones, turns, ints, cou
     """Attacker node (the player to move in `s`, `level` threat turns still allowed):
     1 a win (its proof line from pv[pos], its zone in `zout`), 0 none found, -1 the budget
     spent. counters: [nodes, budget, pv_len, the double-threat search's depth, its nodes
-    a call, calls that spent them]."""
+    a call, calls that spent them, threat turns tried at a node]."""
     cells = s[HEIGHT] * s[WIDTH]
     atk = s[TO_MOVE]
     av = atk + 1
@@ -326,7 +330,7 @@ def vct_node(s, level, zout, pos, table, pv, sc, states, zones, turns, ints, cou
     capped = counters[5]
     tried = 0
     for t in range(n):
-        if tried >= TURNS_TRIED:
+        if tried >= counters[6]:
             cut = True
             break
         c1 = row[t, 0]
@@ -476,10 +480,11 @@ def c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, levels, call_budget)
     zones = np.empty((lv, ZONE_ROWS, n_cells), dtype=np.bool_)
     turns = np.empty((lv, MAX_TURNS, 3), dtype=np.int64)
     ints = np.empty((lv, 9, max(n_cells, pv.shape[0])), dtype=np.int64)
-    counters = np.zeros(6, dtype=np.int64)
+    counters = np.zeros(7, dtype=np.int64)
     counters[1] = budget
     counters[3] = max_depth
     counters[4] = max(call_budget, 1)
+    counters[6] = min(TURNS_TRIED, max(2, budget // NODES_A_TURN))
     root = states[lv - 1, ST_REPLY].copy()
     root[:] = s
     r = vct_node(root, np.int64(levels), cells, np.int64(0), table, pv, sc, states, zones, turns, ints, counters)
@@ -490,11 +495,18 @@ def c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, levels, call_budget)
 
 
 @njit(cache=True, nogil=True)
+def levels_for(budget):
+    """The threat turns a search of `budget` nodes allows ahead of the double-threat
+    search: LEVELS, or one below SMALL_BUDGET (the tree's expansions)."""
+    return np.int64(LEVELS if budget >= SMALL_BUDGET else 1)
+
+
+@njit(cache=True, nogil=True)
 def c6_vct(s, budget, max_depth, table, pv, sc):
-    """`c6_vct_zone` with LEVELS threat turns, each double-threat call allowed the whole
-    budget, the zone dropped."""
+    """`c6_vct_zone` with `levels_for(budget)` threat turns, each double-threat call
+    allowed the whole budget, the zone dropped."""
     cells = np.empty(s[HEIGHT] * s[WIDTH], dtype=np.bool_)
-    return c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, np.int64(LEVELS), budget)
+    return c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, levels_for(budget), budget)
 
 
 @njit(cache=True, nogil=True)
@@ -505,4 +517,4 @@ def opponent_vct_into(s, budget, max_depth, table, pv, cells, sc):
     the mover's own must put a stone."""
     passed = np.empty_like(s)
     null_move(s, passed)
-    return c6_vct_zone(passed, budget, max_depth, table, pv, cells, sc, np.int64(LEVELS), budget)
+    return c6_vct_zone(passed, budget, max_depth, table, pv, cells, sc, levels_for(budget), budget)
