@@ -348,6 +348,10 @@ def evaluate(
         Tactics | None,
         typer.Option(help="threat solvers in both searches (Gomoku, Connect6): off, vcf, vct (default: vcf)"),
     ] = None,
+    vs_tactics: Annotated[
+        Tactics | None,
+        typer.Option(help="the opponent's threat solvers, when not --tactics (e.g. a net against itself with vcf)"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result and every game as JSON")] = False,
     records: Annotated[
         Path | None, typer.Option(help="write each game to this folder (SGF; PSQ for Gomoku), as the GUIs read them")
@@ -364,7 +368,13 @@ def evaluate(
     simulations = move_limit(simulations, seconds)
     try:
         evaluation = Evaluation.setup(
-            model, vs, simulations, board, None if tactics is None else tactics.value, seconds=seconds
+            model,
+            vs,
+            simulations,
+            board,
+            None if tactics is None else tactics.value,
+            seconds=seconds,
+            vs_tactics=None if vs_tactics is None else vs_tactics.value,
         )
     except (CheckpointError, ValueError) as exc:
         raise fail(str(exc)) from None

@@ -148,6 +148,18 @@ def line_tactics(spec) -> None:
             proof = solve.prove(state, kind, budget=200)
             if proof is not None:
                 proof.describe(spec, state.ply)
+        if spec.game == "connect6":
+            import numpy as np
+
+            from pipeline.tactics.lines.c6_vct import c6_vct_zone, opponent_vct_into
+            from pipeline.tactics.lines.scratch import scratch_for
+            from pipeline.tactics.lines.table import new_table
+
+            s, sc, pv = state.array, scratch_for(state.array, 12), np.zeros(512, np.int64)
+            zone = np.zeros(spec.cells, np.bool_)
+            budget, depth = np.int64(200), np.int64(12)
+            opponent_vct_into(s, budget, depth, new_table(10), pv, zone, sc)
+            c6_vct_zone(s, budget, depth, new_table(10), pv, zone, sc, np.int64(2), budget)
 
 
 def hex_tactics(spec) -> None:

@@ -78,17 +78,22 @@ class Evaluation:
         board: str | None = None,
         tactics: str | None = None,
         seconds: float | None = None,
+        vs_tactics: str | None = None,
     ) -> Evaluation:
         """Load both players; CheckpointError or ValueError for a model or opponent that
-        cannot play. `tactics` overrides the searches' threat solvers (off, vcf, vct).
+        cannot play. `tactics` overrides the searches' threat solvers (off, vcf, vct),
+        `vs_tactics` the opponent's alone (a net against itself with other solvers).
         `seconds`: a match by time, `seconds` a move for each side."""
         spec = model_spec(model, board)
         search = play_search(spec, simulations)
         if tactics is not None:
             search = search.model_copy(update={"tactics": tactics})
+        theirs = search if vs_tactics is None else search.model_copy(update={"tactics": vs_tactics})
         player = make_player(str(model), spec, search, seconds=seconds)
-        player.name = model.stem
-        opponent = make_player(vs, spec, search, seconds=seconds)
+        player.name = model.stem if vs_tactics is None else f"{model.stem}+{search.tactics}"
+        opponent = make_player(vs, spec, theirs, seconds=seconds)
+        if vs_tactics is not None:
+            opponent.name = f"{opponent.name}+{vs_tactics}"
         return Evaluation(spec, player, opponent, simulations, seconds=seconds)
 
     def play(

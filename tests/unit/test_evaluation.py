@@ -73,6 +73,14 @@ def test_the_tactics_option_reaches_the_models_search(tactics):
         assert result.proofs == []  # nothing proved without solvers
 
 
+def test_a_net_meets_itself_with_other_solvers():
+    """`--vs-tactics`: the opponent's threat solvers alone, the names telling the two apart."""
+    evaluation = Evaluation.setup(MODEL, str(MODEL), simulations=8, tactics="vct", vs_tactics="vcf")
+    assert evaluation.player.config.tactics == "vct" and evaluation.opponent.config.tactics == "vcf"
+    assert (evaluation.player.name, evaluation.opponent.name) == ("gomoku-8x8+vct", "gomoku-8x8+vcf")
+    assert evaluation.play(games=2, seed=0, opening_plies=1).games == 2
+
+
 def test_a_game_record_carries_the_first_proof_of_either_side():
     """From black's open three (VCF in 2), the player as black proves it at move 7; as
     white (game 1) the random black side proves nothing."""
