@@ -52,10 +52,10 @@ from pipeline.tactics.lines.threats import hitting_number, hitting_pairs, null_m
 LEVELS = 2  # threat turns (single or double threats) before the double-threat search's proof
 SMALL_BUDGET = 10_000  # ... one below this budget: the tree's expansions (200 nodes) and the
 # root guard (5,000), which keeps the search at 0.66x the VCF's simulations/s (0.49x with two)
-TURNS_TRIED = 12  # the attacker's threat turns tried at a node, best first, at most ...
+TURNS_TRIED = 20  # the attacker's threat turns tried at a node, best first, at most ...
 NODES_A_TURN = 64  # ... and one for every this many nodes of the budget (at least 2): the
 # tree's expansions (200 nodes) try 3
-QUIET_CELLS = 6  # the quiet stones tried with each threat-making stone
+QUIET_CELLS = 8  # the quiet stones tried with each threat-making stone
 MAX_TURNS = 256
 SALT_C6_VCT = np.int64(0x5A1F3E7C9B2D4861)
 SALT_C6_VCT_WON = np.int64(0x6B2E4F8DAC3E5972)
@@ -312,7 +312,24 @@ def vct_node(s, level, zout, pos, table, pv, sc, states, zones, turns, ints, cou
     quiet = ints[level, 1]
     top = ints[level, 2]
     threat_cells = zones[level, Z_MARK]
-    n = _generate(s, sc, av, row, quiet, threat_cells, top)
+    n = _generate(s, sc, av, row[: MAX_TURNS - 1], quiet, threat_cells, top)
+    # The turn that won last at this level first (kept in the row's last entry): after
+    # another defender reply the same turn often wins again.
+    k1 = row[MAX_TURNS - 1, 0]
+    k2 = row[MAX_TURNS - 1, 1]
+    if k1 >= 0 and s[BOARD + k1] == 0 and s[BOARD + k2] == 0:
+        at = n
+        for i in range(n):
+            if row[i, 0] == k1 and row[i, 1] == k2:
+                at = i
+                break
+        if at == n and n < MAX_TURNS - 1:
+            n += 1
+        for i in range(min(at, n - 1), 0, -1):
+            for k in range(3):
+                row[i, k] = row[i - 1, k]
+        row[0, 0] = k1
+        row[0, 1] = k2
     zt = zones[level, Z_TURN]
     zc = zones[level, Z_CHILD]
     cand = zones[level, Z_CAND]
@@ -408,10 +425,16 @@ def vct_node(s, level, zout, pos, table, pv, sc, states, zones, turns, ints, cou
                         zt[c] = True
                 # The free stone on each candidate (the zone's `cand` row is read before
                 # the children reuse `zc`).
+                # The stones of the pass's winning turn first: where a refutation is likeliest.
                 nx = 0
                 xs = ints[level, 8]
+                for k in range(2):
+                    c = pv[line_at + k]
+                    if 0 <= c < cells and cand[c]:
+                        xs[nx] = c
+                        nx += 1
                 for c in range(cells):
-                    if cand[c]:
+                    if cand[c] and not (nx > 0 and xs[0] == c) and not (nx > 1 and xs[1] == c):
                         xs[nx] = c
                         nx += 1
                 last_x = -1
@@ -453,6 +476,8 @@ def vct_node(s, level, zout, pos, table, pv, sc, states, zones, turns, ints, cou
             for c in range(cells):
                 zout[c] = zt[c]
             _store_won(table, key, level)
+            row[MAX_TURNS - 1, 0] = c1
+            row[MAX_TURNS - 1, 1] = c2
             return 1
         if ok < 0:
             return -1
@@ -479,6 +504,7 @@ def c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, levels, call_budget)
     states = np.empty((lv, STATE_ROWS, s.shape[0]), dtype=s.dtype)
     zones = np.empty((lv, ZONE_ROWS, n_cells), dtype=np.bool_)
     turns = np.empty((lv, MAX_TURNS, 3), dtype=np.int64)
+    turns[:, MAX_TURNS - 1, :] = -1  # no winning turn yet at any level
     ints = np.empty((lv, 9, max(n_cells, pv.shape[0])), dtype=np.int64)
     counters = np.zeros(7, dtype=np.int64)
     counters[1] = budget
@@ -487,9 +513,18 @@ def c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, levels, call_budget)
     counters[6] = min(TURNS_TRIED, max(2, budget // NODES_A_TURN))
     root = states[lv - 1, ST_REPLY].copy()
     root[:] = s
-    r = vct_node(root, np.int64(levels), cells, np.int64(0), table, pv, sc, states, zones, turns, ints, counters)
-    if r == 1:
-        return 1, counters[2], counters[0]
+    # Iterative deepening over the threat turns: a win with one threat turn is found
+    # before the deeper searches of the turns tried ahead of it.
+    for level in range(1, max(levels, 0) + 1):
+        r = vct_node(root, np.int64(level), cells, np.int64(0), table, pv, sc, states, zones, turns, ints, counters)
+        if r == 1:
+            return 1, counters[2], counters[0]
+        if r < 0:
+            break
+    if levels <= 0:
+        r = vct_node(root, np.int64(0), cells, np.int64(0), table, pv, sc, states, zones, turns, ints, counters)
+        if r == 1:
+            return 1, counters[2], counters[0]
     cells[:n_cells] = False
     return 0, 0, counters[0]
 
