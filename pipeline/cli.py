@@ -493,7 +493,15 @@ def brain(
     model: Annotated[
         Path | None, typer.Option(help="checkpoint (default: a pretrained model or the champion that fits)")
     ] = None,
-    simulations: Annotated[int, typer.Option(min=1, help="network search per move, at most")] = 800,
+    simulations: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="network search per move, at most (default: as many as the clock's share of the move allows, "
+            "INFO timeout_turn and time_left)",
+            show_default=False,
+        ),
+    ] = None,
     playouts: Annotated[int, typer.Option(min=1, help="pure-MCTS playouts per move when no model fits")] = 20000,
 ) -> None:
     """Gomocup/Piskvork brain protocol on stdin/stdout (Gomoku; INFO rule 0 freestyle, 1 exact five, 4 renju)."""

@@ -150,14 +150,21 @@ def protocol_player(
     simulations: int = 800,
     playouts: int = 20_000,
     net_game: GameSpec | None = None,
+    timed: bool = False,
 ) -> Player:
     """What a protocol front end (brain, HTP engine, terminal) plays: the checkpoint through
     its search at `simulations` a move, or pure MCTS at `playouts` with its tree kept
     between moves when there is no model (`pipeline.players.discovery.choose_model` finds it).
     `net_game` is the game the net is loaded for when it is not `spec` (a stand-in trained
-    under other rules of the same board: the search still plays `spec`'s rules)."""
+    under other rules of the same board: the search still plays `spec`'s rules). `timed`:
+    the net searches for the seconds each `think` is given, its simulations unbounded."""
     text = pure_text(playouts) if model is None else str(model)
     target = net_game or spec
     return make_player(
-        text, spec, play_search(spec, simulations), reuse=True, load=lambda path, _: load_model(path, target)
+        text,
+        spec,
+        play_search(spec, simulations),
+        reuse=True,
+        load=lambda path, _: load_model(path, target),
+        seconds=PLAY_SECONDS if timed else None,
     )

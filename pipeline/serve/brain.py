@@ -311,21 +311,28 @@ class Brain:
         self.send(f"{x},{y}")
 
 
+BRAIN_SIMULATIONS = 800  # the search's own settings (leaves a step, ...) when the clock alone bounds it
+
+
 def run_brain(
     model: Path | None = None,
-    simulations: int = 800,
+    simulations: int | None = None,
     playouts: int = 20_000,
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
     sources: list[Path] | tuple[Path, ...] = DEFAULT_SOURCES,
 ) -> None:
     """`zero brain`: for each board, the given model, else the pretrained model or the
-    champion that fits (see `choose_model`), else pure MCTS; at most `simulations` per
-    move within the clock."""
+    champion that fits (see `choose_model`), else pure MCTS. A net searches for its share of
+    the clock (`Brain.budget_seconds`), however many simulations that reaches (issue 78: at
+    equal time, as engine users run it), or at most `simulations` when given; pure MCTS
+    plays at most `playouts` within the same share."""
 
     def player_for_board(spec: GameSpec) -> tuple[Player, str]:
         choice = choose_model(spec, model, sources)
-        player = protocol_player(spec, choice.path, simulations, playouts, net_game=choice.net_game)
+        player = protocol_player(
+            spec, choice.path, simulations or BRAIN_SIMULATIONS, playouts, choice.net_game, timed=simulations is None
+        )
         return player, (choice.note if choice.path else f"{choice.note}, {playouts} playouts a move")
 
     brain = Brain(player_for_board, stdout)

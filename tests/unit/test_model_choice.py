@@ -2,6 +2,7 @@
 engine picking it again whenever the board or the rule changes in a session."""
 
 import io
+import re
 
 import pytest
 
@@ -363,3 +364,22 @@ def test_zero_brain_help_names_every_rule_it_plays():
     text = " ".join(result.output.replace("│", " ").split())
     assert brain_module.PLAYS == "0 freestyle, 1 exact five, 4 renju"
     assert f"INFO rule {brain_module.PLAYS}" in text, text
+
+
+def test_without_a_simulation_cap_the_brain_thinks_for_its_share_of_the_clock(models):
+    """`zero brain` with no --simulations: the net searches until its share of the turn's
+    time is spent (0.7 x 1 s - 0.05), however many simulations that is, and says how many;
+    with a cap it stops there, well before."""
+    commands = ["START 15", "INFO timeout_turn 1000", "BEGIN", "END"]
+
+    def message(simulations):
+        out = io.StringIO()
+        run_brain(None, simulations, 30, io.StringIO("\n".join(commands) + "\n"), out, [models])
+        line = next(m for m in out.getvalue().splitlines() if "simulations in" in m)
+        found = re.search(r"(\d+) simulations in ([\d.]+)s", line)
+        return int(found[1]), float(found[2])
+
+    sims, seconds = message(None)
+    assert seconds >= 0.6 and sims > 4
+    capped, capped_seconds = message(4)
+    assert capped == 4 and capped_seconds < seconds
