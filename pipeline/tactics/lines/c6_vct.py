@@ -12,10 +12,11 @@ allowed (`levels`), it tries turns that leave threats the defender can stop with
   the threat windows) and has one stone left, or spends both on blocks that together hit
   them all (every such pair). After `b`, the defender's free stone is first passed: the
   attacker must win from there (a proof and its zone Z). Then the free stone is tried on
-  every cell of Z and on every cell where it builds a window of three or more of the
-  defender's own (a threat, or one stone short of one, that could make the attacker
-  answer it): the attacker must win after each. A stone anywhere else leaves every turn
-  of the pass's proof playable and every threat of it standing.
+  every cell of Z and on every cell where it makes a window of the defender's own (none of
+  the attacker's stones) a threat (four stones), or, with threat turns still to come
+  after this one, a three (the next free stone could make it a threat): the attacker must
+  win after each. A stone anywhere else leaves every turn of the pass's proof playable and
+  every threat of it standing.
 - against a double threat, every pair of stones that hits all its windows.
 
 The zone a proven node hands up is the union over its proof: the turn's stones, the
@@ -23,14 +24,17 @@ threat windows' empty cells, the blocks, and the zones and candidates of every r
 the node above can restrict its own free stone in turn.
 
 Partial search, said plainly: the defender's free stone off the zone is judged by the zone
-argument, which misses a stone that only later, with more of the defender's stones,
-becomes part of a threat of its own (the candidates cover windows already holding two of
-its stones); a position where the defender has a threat is searched by the VCF alone;
-quiet turns that make no threat at all are not tried; the attacker's threat turns
-are limited to the best `TURNS_TRIED` by a static score (fewer for small budgets), and the quiet stone to the best
+argument, which misses a stone that only later, with more of the defender's stones (its
+forced blocks in the proof that follows), becomes part of a threat of its own (the
+candidates cover the windows a stone makes a threat, and a three where threat turns
+follow), as the double-threat search's own zone does (`c6_search.c6_solve_zone`); a
+position where the defender has a threat is searched by the VCF alone; quiet turns that
+make no threat at all are not tried; the attacker's threat turns are limited to the best
+`TURNS_TRIED` by a static score (fewer for small budgets), and the quiet stone to the best
 `QUIET_CELLS` cells. A failure says only that none was found. Every win is a tree of
-proofs each of which the double-threat search found (`tests/unit/test_c6_vct.py` replays
-them with every defender stone, `pipeline.tools.c6_vct_suite --verify`).
+proofs each of which the double-threat search found; `pipeline.tools.c6_vct_suite --verify`
+plays every defender reply at a proof's first threat turn, and `tests/unit/test_c6_vct.py`
+every pair of stones near the board's stones there.
 
 A node is an attacker turn played, by this search or by the double-threat search it asks,
 so the budget is comparable with the VCF's. The transposition table keeps the fully
@@ -57,6 +61,9 @@ NODES_A_TURN = 64  # ... and one for every this many nodes of the budget (at lea
 # tree's expansions (200 nodes) try 3
 QUIET_CELLS = 8  # the quiet stones tried with each threat-making stone
 MAX_TURNS = 256
+VCF_DEPTH = 8  # the double-threat search's turns at most below a threat turn: deeper, its
+# failures cost the nodes the threat turns need (the suite at 20,000 nodes: 91 found at 8,
+# 87 at 12, 85 at 40)
 SALT_C6_VCT = np.int64(0x5A1F3E7C9B2D4861)
 SALT_C6_VCT_WON = np.int64(0x6B2E4F8DAC3E5972)
 SALT_LEFT = np.int64(0x7C3F5A9EBD4F6A83)  # a mid-turn root (one stone left)
@@ -259,15 +266,15 @@ def _store_won(table, key, levels):
 
 
 @njit(cache=True, nogil=True)
-def _free_stone_candidates(s, sc, dv, zone, cand):
+def _free_stone_candidates(s, sc, dv, zone, cand, least):
     """cand = the empty cells of `zone` and those where a stone of the defender (value dv)
-    makes a window of three or more of its stones and none of the attacker's."""
+    makes a window of `least` + 1 or more of its stones and none of the attacker's."""
     cells = s[HEIGHT] * s[WIDTH]
     for c in range(cells):
         cand[c] = zone[c] and s[BOARD + c] == 0
     for wi in range(sc.c6[C6_HEADER, C6_N_WINDOWS]):
         a, d = _count(s, sc, wi, dv)  # (defender's, attacker's)
-        if a >= 2 and d == 0:
+        if a >= least and d == 0:
             for i in range(WINDOW):
                 e = sc.wcells[wi, i]
                 if s[BOARD + e] == 0:
@@ -419,7 +426,11 @@ def vct_node(s, level, zout, pos, table, pv, sc, states, zones, turns, ints, cou
                 if r != 1:
                     ok = r
                     break
-                _free_stone_candidates(block, sc, dv, zc, cand)
+                # A three of the defender's is a candidate even below the last threat turn:
+                # the forced blocks of the double-threat proof that follows can make it a
+                # threat (with fours only, 91 of the suite's 100 were found within 20,000
+                # nodes, and 4 of the wins failed the check of every reply).
+                _free_stone_candidates(block, sc, dv, zc, cand, np.int64(2))
                 for c in range(cells):
                     if zc[c] or cand[c]:
                         zt[c] = True
@@ -492,7 +503,7 @@ def c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, levels, call_budget)
     nodes) as `vcf.vcf`, and on a win the zone of its proof in `cells` (bool [cells],
     cleared first): where a stone of the defender could matter (a stone elsewhere can
     refute it only by a threat of the defender's own). `max_depth` is the double-threat
-    search's depth (turns), `levels` the threat turns allowed before it, `call_budget`
+    search's depth (turns; at most VCF_DEPTH), `levels` the threat turns allowed before it, `call_budget`
     the most nodes one call of that search may take. `sc` is a Connect6 scratch
     (`pipeline.tactics.lines.scratch`) of at least `max_depth`."""
     n_cells = s[HEIGHT] * s[WIDTH]
@@ -508,7 +519,7 @@ def c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, levels, call_budget)
     ints = np.empty((lv, 9, max(n_cells, pv.shape[0])), dtype=np.int64)
     counters = np.zeros(7, dtype=np.int64)
     counters[1] = budget
-    counters[3] = max_depth
+    counters[3] = min(max_depth, VCF_DEPTH)
     counters[4] = max(call_budget, 1)
     counters[6] = min(TURNS_TRIED, max(2, budget // NODES_A_TURN))
     root = states[lv - 1, ST_REPLY].copy()
