@@ -21,6 +21,7 @@ class Tactics(StrEnum):
     off = "off"
     vcf = "vcf"
     vct = "vct"
+    vct_root = "vct-root"  # the tree's VCF, the root guard's VCT (Connect6)
 
 
 app = typer.Typer(help="zero-pipeline: AlphaZero-style self-play for Gomoku, Connect6 and Hex.", no_args_is_help=True)
@@ -346,7 +347,10 @@ def evaluate(
     ] = None,
     tactics: Annotated[
         Tactics | None,
-        typer.Option(help="threat solvers in both searches (Gomoku, Connect6): off, vcf, vct (default: vcf)"),
+        typer.Option(
+            help="threat solvers in both searches (Gomoku, Connect6): off, vcf, vct, vct-root (the tree's VCF, the "
+            "root guard's VCT) (default: vcf)"
+        ),
     ] = None,
     vs_tactics: Annotated[
         Tactics | None,

@@ -56,6 +56,14 @@ def count_word(player: Player) -> str:
 
 
 @dataclass
+def tactics_settings(text: str) -> dict[str, str]:
+    """The search settings a `--tactics` value names: off, vcf, vct (in the tree and at the
+    root guard), or vct-root (the tree's VCF, the root guard's VCT)."""
+    if text == "vct-root":
+        return {"tactics": "vcf", "tactics_root": "vct"}
+    return {"tactics": text, "tactics_root": "same"}
+
+
 class Evaluation:
     """A checkpoint and its opponent, ready to play; `play` fills in the rest."""
 
@@ -87,10 +95,10 @@ class Evaluation:
         spec = model_spec(model, board)
         search = play_search(spec, simulations)
         if tactics is not None:
-            search = search.model_copy(update={"tactics": tactics})
-        theirs = search if vs_tactics is None else search.model_copy(update={"tactics": vs_tactics})
+            search = search.model_copy(update=tactics_settings(tactics))
+        theirs = search if vs_tactics is None else search.model_copy(update=tactics_settings(vs_tactics))
         player = make_player(str(model), spec, search, seconds=seconds)
-        player.name = model.stem if vs_tactics is None else f"{model.stem}+{search.tactics}"
+        player.name = model.stem if vs_tactics is None else f"{model.stem}+{tactics or search.tactics}"
         opponent = make_player(vs, spec, theirs, seconds=seconds)
         if vs_tactics is not None:
             opponent.name = f"{opponent.name}+{vs_tactics}"

@@ -30,6 +30,11 @@ class SearchConfig(BaseModel):
         description="threat solvers at every expansion (Gomoku, Connect6): a VCF (or VCT) is a proven win, "
         "an opponent's threat narrows the moves to its defences (pipeline.search.forced)",
     )
+    tactics_root: Literal["same", "vcf", "vct"] = Field(
+        "same",
+        description="the root guard's solver: as `tactics` (same), or vcf or vct (Connect6: the tree's VCF, the "
+        "guard's VCT)",
+    )
     tactics_nodes: int = Field(200, ge=1, description="node budget of each solver call in the tree")
     tactics_depth: int = Field(12, ge=1, description="attacker moves a solver call looks ahead")
     tactics_defer: bool = Field(

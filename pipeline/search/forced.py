@@ -6,8 +6,7 @@ At each expansion of a k-in-a-row position (`search.tactics` on):
 2. the opponent can win on its next turn (a four in Gomoku; in Connect6, threat windows
    that the stones left this turn must hit): the children are the defences only, and a
    node where they cannot all be stopped is a proven loss;
-3. the opponent has a VCF (with `vct` in Connect6, a VCT: `tactics.lines.c6_vct`) if the
-   player to move passed (Gomoku): the children are the
+3. the opponent has a VCF if the player to move passed (Gomoku): the children are the
    moves that refute it. Candidates are the proof's cells and the mover's own fours, each
    checked by solving again; every other move is checked by replaying the opponent's
    proof with that stone on the board, which is exact (a stone off the proof's cells can
@@ -52,7 +51,7 @@ from pipeline.games.layout import (
     WINNER,
 )
 from pipeline.tactics.lines.c6_search import c6_solve, opponent_vcf_into
-from pipeline.tactics.lines.c6_vct import c6_vct, opponent_vct_into
+from pipeline.tactics.lines.c6_vct import c6_vct
 from pipeline.tactics.lines.gomoku_vcf import gomoku_solve_scanned
 from pipeline.tactics.lines.scratch import (
     CANDIDATE,
@@ -392,15 +391,15 @@ def tactical_verdict_into(s, mask, mode, budget, max_depth, table, null_table, p
         return OPEN, -1
     passed = sc.states[PASSED]
     if kind != GOMOKU:
-        # The opponent's VCF (with `vct`, its VCT) with the rest of our turn passed: the
-        # children are the cells of its whole proof tree (a turn with no stone there leaves
-        # every line of it standing) and those of our own threats; the tree judges each
-        # after our turn.
+        # The opponent's VCF with the rest of our turn passed: the children are the cells
+        # of its whole proof tree (a turn with no stone there leaves every line of it
+        # standing) and those of our own threats; the tree judges each after our turn.
+        # With `vct` too: the opponent's VCT is seen in each child's own verdict (its win
+        # there), never used to narrow here. Its zone left out the mover's slower counters
+        # (threes of its own, which a VCT's single threats leave time for), and narrowed to
+        # it the shipped net scored 31-46-3 against itself without (issue 79).
         zone = sc.flags[MARKS]
-        if mode == TACTICS_VCT:
-            found, _, _ = opponent_vct_into(s, budget, max_depth, null_table, pv, zone, sc)
-        else:
-            found, _, _ = opponent_vcf_into(s, budget, max_depth, null_table, pv, zone, sc)
+        found, _, _ = opponent_vcf_into(s, budget, max_depth, null_table, pv, zone, sc)
         if found == 1:
             c6_own_threat_cells(s, zone)
             kept = 0

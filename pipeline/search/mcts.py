@@ -548,7 +548,7 @@ class BatchedMCTS:
                 self.roots[g],
                 self.guard_work,
                 tree.mask,
-                self.tactics,
+                self.tactics if cfg.tactics_root == "same" else TACTICS_MODES[cfg.tactics_root],
                 cfg.tactics_root_nodes,
                 cfg.tactics_depth,
                 self.guard_table,
