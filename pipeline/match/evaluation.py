@@ -55,7 +55,6 @@ def count_word(player: Player) -> str:
     return "simulations" if isinstance(player, NetPlayer) else ""
 
 
-@dataclass
 def tactics_settings(text: str) -> dict[str, str]:
     """The search settings a `--tactics` value names: off, vcf, vct (in the tree and at the
     root guard), or vct-root (the tree's VCF, the root guard's VCT)."""
@@ -64,6 +63,7 @@ def tactics_settings(text: str) -> dict[str, str]:
     return {"tactics": text, "tactics_root": "same"}
 
 
+@dataclass
 class Evaluation:
     """A checkpoint and its opponent, ready to play; `play` fills in the rest."""
 
