@@ -44,6 +44,10 @@ result and proof against the record: all the same; VCF nodes 2-4x fewer (gomoku:
 939). The same for Connect6 (`--record-exact-failures connect6`) when its search did the
 same (`c6_search.c6_node`).
 
+The Connect6 entries were recorded again (`--record-connect6`) when `vct` began to search
+Connect6 VCTs (issue 79, `c6_vct`): every verdict the same in every configuration; the VCT
+solver's proofs and node counts changed by design.
+
 The self-play digests alone were recorded again (`--record-selfplay`, every other entry
 kept) when a root move proven lost began to lose its visits whatever proved it (issue 39,
 eighteenth session): the verdicts are the same, the games sample from other visit counts.

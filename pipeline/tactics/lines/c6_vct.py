@@ -49,18 +49,24 @@ from pipeline.games.kernels import apply_unchecked
 from pipeline.games.layout import BOARD, HEIGHT, ONGOING, PLY, TO_MOVE, WIDTH, WINNER
 from pipeline.tactics.lines.c6_search import c6_solve_zone
 from pipeline.tactics.lines.c6_tables import WINDOW, c6_tables
-from pipeline.tactics.lines.scratch import C6_HEADER, C6_N_WINDOWS, C6_WINDOWS_THROUGH
+from pipeline.tactics.lines.scratch import (
+    C6_HEADER,
+    C6_N_WINDOWS,
+    C6_WINDOWS_THROUGH,
+    VCT_LEVELS,
+    VCT_TURNS,
+)
 from pipeline.tactics.lines.table import board_key, failed_depth, store_failed
 from pipeline.tactics.lines.threats import hitting_number, hitting_pairs, null_move
 
-LEVELS = 2  # threat turns (single or double threats) before the double-threat search's proof
+LEVELS = VCT_LEVELS  # threat turns (single or double threats) before the double-threat search's proof
 SMALL_BUDGET = 10_000  # ... one below this budget: the tree's expansions (200 nodes) and the
 # root guard (5,000), which keeps the search at 0.66x the VCF's simulations/s (0.49x with two)
 TURNS_TRIED = 20  # the attacker's threat turns tried at a node, best first, at most ...
 NODES_A_TURN = 64  # ... and one for every this many nodes of the budget (at least 2): the
 # tree's expansions (200 nodes) try 3
 QUIET_CELLS = 8  # the quiet stones tried with each threat-making stone
-MAX_TURNS = 256
+MAX_TURNS = VCT_TURNS
 VCF_DEPTH = 8  # the double-threat search's turns at most below a threat turn: deeper, its
 # failures cost the nodes the threat turns need (the suite at 20,000 nodes: 91 found at 8,
 # 87 at 12, 85 at 40)
@@ -73,12 +79,12 @@ ST_TURN = 0  # after the attacker's turn
 ST_BLOCK = 1  # after the defender's block (its free stone to come)
 ST_PASS = 2  # ... with the free stone passed (the attacker to move)
 ST_REPLY = 3  # after the defender's whole reply (the attacker to move)
-STATE_ROWS = 4
+ST_ROOT = 4  # the root's copy (top level only)
 Z_TURN = 0  # the zone of the turn being proven
 Z_CHILD = 1  # the zone a child hands up
 Z_CAND = 2  # the defender's free-stone candidates
 Z_MARK = 3  # hitting-number marks (not read)
-ZONE_ROWS = 4
+Z_DROPPED = 4  # the zone `c6_vct` does not hand back (top level only)
 
 
 @njit(cache=True, nogil=True)
@@ -220,7 +226,7 @@ def _generate(s, sc, av, turns, quiet, threat_cells, top):
         a, d = _count(s, sc, wi, av)
         if a != 2 or d != 0:
             continue
-        f = np.zeros(4, dtype=np.int64)
+        f = top[2 * QUIET_CELLS : 2 * QUIET_CELLS + 4]  # (beyond the quiet cells' slots)
         m = 0
         for i in range(WINDOW):
             e = sc.wcells[wi, i]
@@ -511,18 +517,19 @@ def c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, levels, call_budget)
     if s[WINNER] != ONGOING:
         return 0, 0, 0
     c6_tables(sc, s[HEIGHT], s[WIDTH])
-    lv = max(levels, 0) + 1
-    states = np.empty((lv, STATE_ROWS, s.shape[0]), dtype=s.dtype)
-    zones = np.empty((lv, ZONE_ROWS, n_cells), dtype=np.bool_)
-    turns = np.empty((lv, MAX_TURNS, 3), dtype=np.int64)
+    levels = min(max(levels, 0), VCT_LEVELS)
+    states = sc.vstates  # the scratch's rows: a call allocates nothing
+    zones = sc.vzones
+    turns = sc.vturns
+    ints = sc.vints
     turns[:, MAX_TURNS - 1, :] = -1  # no winning turn yet at any level
-    ints = np.empty((lv, 9, max(n_cells, pv.shape[0])), dtype=np.int64)
-    counters = np.zeros(7, dtype=np.int64)
+    counters = sc.vcounters
+    counters[:] = 0
     counters[1] = budget
     counters[3] = min(max_depth, VCF_DEPTH)
     counters[4] = max(call_budget, 1)
     counters[6] = min(TURNS_TRIED, max(2, budget // NODES_A_TURN))
-    root = states[lv - 1, ST_REPLY].copy()
+    root = states[VCT_LEVELS, ST_ROOT]
     root[:] = s
     # Iterative deepening over the threat turns: a win with one threat turn is found
     # before the deeper searches of the turns tried ahead of it.
@@ -551,8 +558,9 @@ def levels_for(budget):
 def c6_vct(s, budget, max_depth, table, pv, sc):
     """`c6_vct_zone` with `levels_for(budget)` threat turns, each double-threat call
     allowed the whole budget, the zone dropped."""
-    cells = np.empty(s[HEIGHT] * s[WIDTH], dtype=np.bool_)
-    return c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, levels_for(budget), budget)
+    return c6_vct_zone(
+        s, budget, max_depth, table, pv, sc.vzones[VCT_LEVELS, Z_DROPPED], sc, levels_for(budget), budget
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -561,6 +569,6 @@ def opponent_vct_into(s, budget, max_depth, table, pv, cells, sc):
     continuous threats if the mover passed the rest of its turn? (found, pv_len, nodes),
     and the zone of the proof in `cells`, where every refutation that is not a threat of
     the mover's own must put a stone."""
-    passed = np.empty_like(s)
+    passed = sc.vstates[VCT_LEVELS, ST_PASS]  # free until the search copies it to its root
     null_move(s, passed)
     return c6_vct_zone(passed, budget, max_depth, table, pv, cells, sc, levels_for(budget), budget)

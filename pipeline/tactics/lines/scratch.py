@@ -136,6 +136,14 @@ C6_N_EMPTY = 6  # empty cells on the search's board
 C6_LIVE_STAMP_NOW = 7
 TURN_CAP = 4096  # double-threat turns kept per node (more: the node is not stored as failed)
 
+# The Connect6 VCT (`c6_vct`): its threat turns at most, and each level's rows.
+VCT_LEVELS = 2
+VCT_TURNS = 256  # threat turns listed at a node (the last entry: the level's winning turn)
+VCT_STATE_ROWS = 5  # after the turn, the block, the pass, the whole reply; the root's copy
+VCT_ZONE_ROWS = 5  # the turn's zone, a child's, the free-stone candidates, marks; the dropped zone
+VCT_INT_ROWS = 9
+VCT_COUNTERS = 8
+
 
 class Scratch(NamedTuple):
     level: np.ndarray  # int64 [levels, LEVEL_ROWS, width]
@@ -148,6 +156,11 @@ class Scratch(NamedTuple):
     lwin: np.ndarray  # int64 [windows, 6]: a node's live windows: window, stones, empty cells
     clw: np.ndarray  # int64 [cells, 24]: a node's candidates' live windows (indices of `lwin`)
     turns: np.ndarray  # int64 [levels, TURN_CAP]: each depth's turns, best first (Connect6)
+    vstates: np.ndarray  # int32 [VCT_LEVELS + 1, VCT_STATE_ROWS, state length] (Connect6 VCT)
+    vzones: np.ndarray  # bool [VCT_LEVELS + 1, VCT_ZONE_ROWS, cells]
+    vturns: np.ndarray  # int64 [VCT_LEVELS + 1, VCT_TURNS, 3]
+    vints: np.ndarray  # int64 [VCT_LEVELS + 1, VCT_INT_ROWS, max(cells, PV_CAPACITY)]
+    vcounters: np.ndarray  # int64 [VCT_COUNTERS]
 
 
 @njit(cache=True, nogil=True)
@@ -169,7 +182,13 @@ def new_scratch(kind, height, width, k, state_length, max_depth):
     nw = 1
     c6_cells = 1
     levels = 1
+    vl = 1  # the VCT's rows: Connect6 only
+    v_state = 1
+    v_cells = 1
     if kind == CONNECT6:
+        vl = VCT_LEVELS + 1
+        v_state = state_length
+        v_cells = cells
         wide = max(wide, 4 * cells)  # every window of the board
         nw = max(c6_windows_on(height, width), 1)
         c6_cells = cells
@@ -187,6 +206,11 @@ def new_scratch(kind, height, width, k, state_length, max_depth):
         np.zeros((nw, 6), dtype=np.int64),
         np.zeros((c6_cells, 24), dtype=np.int64),
         np.zeros((levels, TURN_CAP if kind == CONNECT6 else 1), dtype=np.int64),
+        np.zeros((vl, VCT_STATE_ROWS, v_state), dtype=np.int32),
+        np.zeros((vl, VCT_ZONE_ROWS, v_cells), dtype=np.bool_),
+        np.zeros((vl, VCT_TURNS if kind == CONNECT6 else 1, 3), dtype=np.int64),
+        np.zeros((vl, VCT_INT_ROWS, max(v_cells, PV_CAPACITY) if kind == CONNECT6 else 1), dtype=np.int64),
+        np.zeros(VCT_COUNTERS, dtype=np.int64),
     )
 
 
