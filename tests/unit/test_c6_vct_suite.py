@@ -23,6 +23,7 @@ from pipeline.tools.c6_vct_suite import (
     starts_turn,
     verify_vct,
 )
+from tests.unit.test_c6_threat_space import build as build_on
 
 pytestmark = pytest.mark.unit
 
@@ -43,12 +44,8 @@ LINE = "f8 k10 g8 m7 h12 h2 d12 i12 d2 i2"
 
 
 def build(black: list[str], white: list[str], spec: GameSpec = SMALL) -> GameState:
-    """The stones interleaved into a legal game, black first."""
-    state = spec.new_game()
-    stones = {0: list(black), 1: list(white)}
-    while stones[0] or stones[1]:
-        state.apply(stones[state.current_player].pop(0))
-    return state
+    """The stones interleaved into a legal game, black first (on the small board)."""
+    return build_on(black, white, spec)
 
 
 def proof_of(line: str, spec: GameSpec = SMALL, winner: int = 0) -> Proof:
