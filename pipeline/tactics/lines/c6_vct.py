@@ -47,7 +47,7 @@ from numba import njit
 from pipeline.games.connect6 import stones_left_in_turn
 from pipeline.games.kernels import apply_unchecked
 from pipeline.games.layout import BOARD, HEIGHT, ONGOING, PLY, TO_MOVE, WIDTH, WINNER
-from pipeline.tactics.lines.c6_search import c6_solve_zone
+from pipeline.tactics.lines.c6_search import c6_solve, c6_solve_zone
 from pipeline.tactics.lines.c6_tables import WINDOW, c6_tables
 from pipeline.tactics.lines.scratch import (
     C6_HEADER,
@@ -304,7 +304,12 @@ def vct_node(s, level, zout, pos, table, pv, sc, states, zones, turns, ints, cou
         return 0
     vpv = ints[level, 0]
     cap = min(budget_left, counters[4])
-    found, vlen, vnodes = c6_solve_zone(s, cap, counters[3], table, vpv, zout, sc)
+    if pos == 0 and counters[7] == 0:
+        # The root of a search whose caller drops the zone (the tree's verdict): the
+        # proof tree is not read back, only its line is wanted.
+        found, vlen, vnodes = c6_solve(s, cap, counters[3], table, vpv, sc)
+    else:
+        found, vlen, vnodes = c6_solve_zone(s, cap, counters[3], table, vpv, zout, sc)
     counters[0] += vnodes
     if found != 1 and vnodes >= cap:
         counters[5] += 1  # a failure cut by the call's budget: not one to store
@@ -324,8 +329,8 @@ def vct_node(s, level, zout, pos, table, pv, sc, states, zones, turns, ints, cou
     row = turns[level]
     quiet = ints[level, 1]
     top = ints[level, 2]
-    threat_cells = zones[level, Z_MARK]
-    n = _generate(s, sc, av, row[: MAX_TURNS - 1], quiet, threat_cells, top)
+    mark = zones[level, Z_MARK]  # the threat-making cells here, then each turn's hitting-set marks
+    n = _generate(s, sc, av, row[: MAX_TURNS - 1], quiet, mark, top)
     # The turn that won last at this level first (kept in the row's last entry): after
     # another defender reply the same turn often wins again.
     k1 = row[MAX_TURNS - 1, 0]
@@ -346,7 +351,6 @@ def vct_node(s, level, zout, pos, table, pv, sc, states, zones, turns, ints, cou
     zt = zones[level, Z_TURN]
     zc = zones[level, Z_CHILD]
     cand = zones[level, Z_CAND]
-    mark = zones[level, Z_MARK]
     after = states[level, ST_TURN]
     block = states[level, ST_BLOCK]
     passed = states[level, ST_PASS]
@@ -505,13 +509,21 @@ def vct_node(s, level, zout, pos, table, pv, sc, states, zones, turns, ints, cou
 
 @njit(cache=True, nogil=True)
 def c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, levels, call_budget):
+    """See `_search` (the zone wanted)."""
+    return _search(s, budget, max_depth, table, pv, cells, sc, levels, call_budget, np.int64(1))
+
+
+@njit(cache=True, nogil=True)
+def _search(s, budget, max_depth, table, pv, cells, sc, levels, call_budget, want_zone):
     """Connect6 VCT for the player to move in `s` (see the module notes): (result, pv_len,
     nodes) as `vcf.vcf`, and on a win the zone of its proof in `cells` (bool [cells],
     cleared first): where a stone of the defender could matter (a stone elsewhere can
     refute it only by a threat of the defender's own). `max_depth` is the double-threat
     search's depth (turns; at most VCF_DEPTH), `levels` the threat turns allowed before it, `call_budget`
     the most nodes one call of that search may take. `sc` is a Connect6 scratch
-    (`pipeline.tactics.lines.scratch`) of at least `max_depth`."""
+    (`pipeline.tactics.lines.scratch`) of at least `max_depth`. Without `want_zone` the
+    root's own double-threat proof is not read back for its zone (`cells` then says
+    nothing of it)."""
     n_cells = s[HEIGHT] * s[WIDTH]
     cells[:n_cells] = False
     if s[WINNER] != ONGOING:
@@ -529,20 +541,18 @@ def c6_vct_zone(s, budget, max_depth, table, pv, cells, sc, levels, call_budget)
     counters[3] = min(max_depth, VCF_DEPTH)
     counters[4] = max(call_budget, 1)
     counters[6] = min(TURNS_TRIED, max(2, budget // NODES_A_TURN))
+    counters[7] = want_zone
     root = states[VCT_LEVELS, ST_ROOT]
     root[:] = s
     # Iterative deepening over the threat turns: a win with one threat turn is found
     # before the deeper searches of the turns tried ahead of it.
-    for level in range(1, max(levels, 0) + 1):
+    # (No threat turn allowed: the one round is the double-threat search.)
+    for level in range(min(levels, 1), levels + 1):
         r = vct_node(root, np.int64(level), cells, np.int64(0), table, pv, sc, states, zones, turns, ints, counters)
         if r == 1:
             return 1, counters[2], counters[0]
         if r < 0:
             break
-    if levels <= 0:
-        r = vct_node(root, np.int64(0), cells, np.int64(0), table, pv, sc, states, zones, turns, ints, counters)
-        if r == 1:
-            return 1, counters[2], counters[0]
     cells[:n_cells] = False
     return 0, 0, counters[0]
 
@@ -558,9 +568,8 @@ def levels_for(budget):
 def c6_vct(s, budget, max_depth, table, pv, sc):
     """`c6_vct_zone` with `levels_for(budget)` threat turns, each double-threat call
     allowed the whole budget, the zone dropped."""
-    return c6_vct_zone(
-        s, budget, max_depth, table, pv, sc.vzones[VCT_LEVELS, Z_DROPPED], sc, levels_for(budget), budget
-    )
+    dropped = sc.vzones[VCT_LEVELS, Z_DROPPED]
+    return _search(s, budget, max_depth, table, pv, dropped, sc, levels_for(budget), budget, np.int64(0))
 
 
 @njit(cache=True, nogil=True)
