@@ -627,6 +627,7 @@ def iterate(
         close_stretch,
         open_stretch,
         restore,
+        seed_earlier,
         track_champions,
         workspace_generation,
     )
@@ -644,6 +645,10 @@ def iterate(
         err.print(f"run {resume}: {source}", highlight=False)
         root, record = workspace.root, False
     p, paths = load_workspace(root, params)
+    if run is not None and p.evaluate.vs_earlier is not None and paths.state.is_file():
+        seeded = seed_earlier(run, paths, p.evaluate.vs_earlier.back)
+        if seeded:
+            err.print(f"run {resume}: {seeded} earlier champions from {run.champions} for the gate", highlight=False)
     params_file = str(params) if params else None
     started, first = time.time(), workspace_generation(paths) or 0
     if run is not None:

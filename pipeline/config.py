@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pipeline.dqn.config import DQNConfig
 from pipeline.games.base import GameSpec, describe_errors
 from pipeline.match.openings import OpeningError, resolve_suite
-from pipeline.match.sprt import VsChampionTest, VsPureTest
+from pipeline.match.sprt import VsChampionTest, VsEarlierTest, VsPureTest
 from pipeline.nets.inference import InferenceConfig
 from pipeline.nets.resnet import NetSpec
 from pipeline.players.classical import MAX_DEPTH, check_game
@@ -65,6 +65,11 @@ class EvaluateConfig(BaseModel):
     ladder: list[int] = Field(default_factory=default_ladder, description="pure-MCTS playouts of the ladder levels")
     vs_pure: VsPureTest = VsPureTest()
     vs_champion: VsChampionTest | None = VsChampionTest()
+    vs_earlier: VsEarlierTest | None = Field(
+        None,
+        description="part of the gate when set: clearly stronger than the champion `back` promotions ago (kept "
+        "under models/earlier/); for long runs whose candidates beat every pure-MCTS level they can afford",
+    )
     anchor_playouts: int = Field(1000, ge=1, description="the pure-MCTS level rated 0 Elo")
     anchor_elo_per_doubling: float = Field(
         100.0, gt=0, description="Elo between pure-MCTS levels a factor 2 apart (a convention that fixes the scale)"

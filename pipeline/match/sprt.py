@@ -115,3 +115,18 @@ class VsChampionTest(SPRTConfig):
     alpha: Risk = 0.1
     beta: Risk = 0.1
     max_games: Games = 20
+
+
+class VsEarlierTest(SPRTConfig):
+    """Against the run's champion of `back` promotions ago: is the candidate clearly
+    stronger? Once a run's candidates beat every pure-MCTS level they can afford, the
+    "not weaker than the champion" test alone lets a plateau pass generation after
+    generation (each a coin toss against its twin); this one asks for progress over
+    several promotions. Fewer promotions than `back` so far: the oldest champion kept."""
+
+    back: int = Field(4, ge=1, description="promotions back: the opponent is the champion this many promotions ago")
+    p0: Score = 0.5
+    p1: Score = 0.65
+    alpha: Risk = 0.1
+    beta: Risk = 0.1
+    max_games: Games = 40

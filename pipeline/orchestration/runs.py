@@ -128,6 +128,19 @@ def restore(run: RunFolder) -> tuple[Paths, str]:
     return paths, f"generation {saved} from {snapshot}"
 
 
+def seed_earlier(run: RunFolder, paths: Paths, back: int) -> int:
+    """A workspace with no earlier champions (`evaluate.vs_earlier`: a fresh machine, or the
+    option just turned on) gets them from the run's `champions/` (and `init.pt`, generation
+    0): the newest `back + 1` up to the current champion. Returns how many were copied."""
+    from pipeline.runtime import earlier_champions
+
+    found = earlier_champions.kept(run.champions)
+    init = run.path / "init.pt"
+    if init.is_file() and not any(g == 0 for g, _ in found):
+        found.insert(0, (0, init))
+    return earlier_champions.seed(paths, found, load_state(paths).champion_generation, back)
+
+
 def save(run: RunFolder, paths: Paths, window: int) -> int:
     """Snapshot the workspace's last finished generation into the run folder; returns it."""
     state = load_state(paths)

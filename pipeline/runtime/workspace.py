@@ -31,6 +31,12 @@ class Paths:
         return self.models / "champion.pt"
 
     @property
+    def earlier(self) -> Path:
+        """The run's recent champions (gen-NNNN.pt), kept by promote when the gate plays
+        one of them (`evaluate.vs_earlier`)."""
+        return self.models / "earlier"
+
+    @property
     def learner(self) -> Path:
         return self.models / "learner.pt"
 

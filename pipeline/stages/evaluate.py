@@ -1,6 +1,7 @@
 """Stage 3, evaluate: the candidate against pure MCTS at the ladder level ("is it clearly
-stronger?") and, optionally, against the champion ("is it not weaker?"), each a
-sequential test over rounds of paired games; then against any external engines listed
+stronger?") and, optionally, against the champion ("is it not weaker?") and against the
+champion of a few promotions ago ("is it clearly stronger?", `evaluate.vs_earlier`), each
+a sequential test over rounds of paired games; then against any external engines listed
 (`evaluate.engines`) and up the classical ladder (`evaluate.classical_ladder`), for the
 rating and the report only. Every game goes to the games table; the hash of the judged
 candidate is recorded so that promote acts on this very model."""
@@ -21,6 +22,7 @@ from pipeline.nets.checkpoint import file_hash
 from pipeline.players.base import Player
 from pipeline.players.factory import make_player
 from pipeline.players.search import PurePlayer
+from pipeline.runtime import earlier_champions
 from pipeline.runtime.workspace import derive_seed, load_state
 from pipeline.stages.engine_ladder import classical_name, play_classical, play_engine
 from pipeline.stages.interface import (
@@ -168,6 +170,15 @@ def run(context: StageContext) -> EvaluationReport:
         label = f"champion (generation {state.champion_generation})"
         name = generation_name(state.champion_generation)
         vs_champion = matches.sequential("vs_champion", champion, label, cfg.vs_champion, seed + 1, name)
+    vs_earlier, earlier = None, None
+    if cfg.vs_earlier is not None:
+        earlier = earlier_champions.opponent(paths, state.champion_generation)
+        if earlier is None:
+            context.log("no earlier champion kept yet (models/earlier/): the gate plays none")
+        else:
+            player = make_player(str(earlier[1]), params.game, search, name="earlier")
+            label, name = f"earlier champion (generation {earlier[0]})", generation_name(earlier[0])
+            vs_earlier = matches.sequential("vs_earlier", player, label, cfg.vs_earlier, seed + 3, name)
     engines = matches.engines()
     classical = matches.classical()
     if file_hash(paths.candidate) != candidate_hash:
@@ -181,6 +192,8 @@ def run(context: StageContext) -> EvaluationReport:
         champion_generation=state.champion_generation,
         vs_pure=vs_pure,
         vs_champion=vs_champion,
+        vs_earlier=vs_earlier,
+        earlier_generation=None if earlier is None else earlier[0],
         engines=engines,
         classical=classical,
         seconds=round(time.perf_counter() - start, 2),

@@ -223,6 +223,8 @@ class EvaluationReport(StageReport):
     champion_generation: int
     vs_pure: MatchReport
     vs_champion: MatchReport | None = None
+    vs_earlier: MatchReport | None = None  # the champion of a few promotions ago (`evaluate.vs_earlier`)
+    earlier_generation: int | None = None
     engines: dict[str, EngineMatch | SkippedEngine] | None = None  # rated, not part of the gate
     classical: ClassicalLadder | None = None  # rated, not part of the gate
     seconds: float | None = None
@@ -237,6 +239,9 @@ class EvaluationReport(StageReport):
         if self.vs_champion is not None:
             opponent = f"champion (generation {self.champion_generation})"
             out.append(("vs_champion", opponent, "not weaker", self.vs_champion))
+        if self.vs_earlier is not None:
+            opponent = f"earlier champion (generation {self.earlier_generation})"
+            out.append(("vs_earlier", opponent, "clearly stronger", self.vs_earlier))
         return out
 
     def metrics(self) -> dict[str, dict[str, Any]]:

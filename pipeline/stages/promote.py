@@ -24,6 +24,7 @@ from pipeline.config import Params
 from pipeline.match.games_table import as_results, read_games
 from pipeline.match.rating import anchor_elo, fit_ratings
 from pipeline.nets.checkpoint import file_hash
+from pipeline.runtime import earlier_champions
 from pipeline.runtime.atomic import copy_atomic
 from pipeline.runtime.workspace import Paths, State, load_state, save_state
 from pipeline.stages.evaluate import generation_name
@@ -160,6 +161,7 @@ def history_entry(p: Promotion, rating: float | None) -> dict[str, Any]:
         "vs_pure_llr": pure.sprt.llr,
         "vs_champion_score": champ.score if champ else None,
         "vs_champion_games": champ.games if champ else None,
+        **earlier_entry(p.evaluation),
         "promoted": p.passed,
         "candidate_hash": p.digest,
         "rating": None if rating is None else round(rating, 1),
@@ -169,6 +171,13 @@ def history_entry(p: Promotion, rating: float | None) -> dict[str, Any]:
         "seconds": {"selfplay": p.selfplay.seconds, "train": train.seconds, "evaluate": p.evaluation.seconds},
         **extra,
     }
+
+
+def earlier_entry(evaluation: EvaluationReport) -> dict[str, Any]:
+    """The match against an earlier champion in the history (nothing when none was played)."""
+    if evaluation.vs_earlier is None:
+        return {}
+    return {"vs_earlier_score": evaluation.vs_earlier.score, "vs_earlier_generation": evaluation.earlier_generation}
 
 
 def advance_state(params: Params, paths: Paths, p: Promotion, rating: float | None) -> None:
@@ -192,7 +201,13 @@ def crown(context: StageContext, p: Promotion, between_steps: Callable[[str], No
     if not p.passed:
         return None
     paths = context.paths
+    earlier = context.params.evaluate.vs_earlier
+    if earlier is not None and file_hash(paths.champion) != p.digest:
+        # The champion it replaces, before it is replaced (a rerun finds it replaced already).
+        earlier_champions.keep(paths, p.state.champion_generation, paths.champion, earlier.back)
     copy_if_different(paths.candidate, paths.champion, p.digest)
+    if earlier is not None:
+        earlier_champions.keep(paths, p.generation, paths.champion, earlier.back)
     between_steps("register")
     if not context.params.promote.register_model:
         return None

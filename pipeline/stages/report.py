@@ -208,6 +208,7 @@ def strength_lines(
     """The strength section: how it is measured, and one table row per generation (with
     the deepest classical depth beaten once a generation has climbed that ladder)."""
     classical = any("classical_beaten" in h for h in history)
+    earlier = any(h.get("vs_earlier_score") is not None for h in history)
     errors = errors or {}
     lines = [
         "## Strength",
@@ -230,11 +231,21 @@ def strength_lines(
             "Promotion still needs the pure-MCTS gate alone.",
             "",
         ]
+    if earlier:
+        lines += [
+            "The gate also asks whether each candidate is clearly stronger than the champion of "
+            f"{params.evaluate.vs_earlier.back if params.evaluate.vs_earlier else 'a few'} promotions ago "
+            "(`evaluate.vs_earlier`): the last column, that champion's generation in brackets.",
+            "",
+        ]
     lines += [
         "| generation | self-play games so far | ladder level (playouts) | games | score vs level (95% interval) "
         "| LLR | score vs champion | promoted | strongest level beaten | rating (Elo, 95%) | self-play s | train s |"
-        + (" classical depth beaten |" if classical else ""),
-        "|---:|---:|---:|---:|---|---:|---:|:---:|---:|---:|---:|---:|" + ("---:|" if classical else ""),
+        + (" classical depth beaten |" if classical else "")
+        + (" score vs earlier champion |" if earlier else ""),
+        "|---:|---:|---:|---:|---|---:|---:|:---:|---:|---:|---:|---:|"
+        + ("---:|" if classical else "")
+        + ("---:|" if earlier else ""),
     ]
     beaten = None
     for h in history:
@@ -251,8 +262,15 @@ def strength_lines(
             f"| {'yes' if h['promoted'] else 'no'} | {beaten or '-'} "
             f"| {rating} | {secs.get('selfplay', '')} | {secs.get('train', '')} |"
             + (f" {h.get('classical_beaten', '')} |" if classical else "")
+            + (f" {earlier_cell(h)} |" if earlier else "")
         )
     return lines
+
+
+def earlier_cell(h: dict[str, Any]) -> str:
+    if h.get("vs_earlier_score") is None:
+        return ""
+    return f"{h['vs_earlier_score']:.2f} ({h['vs_earlier_generation']})"
 
 
 def closing_lines(others: dict[str, float], curves) -> list[str]:
