@@ -13,7 +13,7 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.players.base import Thought, check_position
 from pipeline.search.alphabeta import PLAYS, AlphaBeta, squash
 
-MAX_DEPTH = 8
+MAX_DEPTH = 12  # the issues ask for depth 9 on 15x15; the move buffers hold 96 plies with extensions
 GAMES = ("gomoku", "connect6")  # the games it plays (any board and rules of theirs)
 
 

@@ -132,6 +132,6 @@ def test_plays_a_full_game_against_pure_mcts() -> None:
 def test_refuses_hex_and_bad_depths() -> None:
     with pytest.raises(ValueError, match="classical players play the k-in-a-row games: gomoku, connect6"):
         make_player("classical:3", GameSpec.parse("hex:5"))
-    for text in ("classical:0", "classical:9", "classical:x", "classical:", "classical:-1"):
+    for text in ("classical:0", "classical:13", "classical:x", "classical:", "classical:-1"):
         with pytest.raises(ValueError, match="depth"):
             make_player(text, GameSpec.parse("gomoku:9"))

@@ -33,8 +33,8 @@ def test_params_name_rising_depths_for_the_k_in_a_row_games():
     assert load_params(None).evaluate.classical_ladder is None
     assert load_params(None, {"evaluate.classical_ladder": []}).evaluate.classical_ladder is None
     assert load_params(None, {"evaluate.classical_ladder": [1, 3]}).evaluate.classical_ladder == [1, 3]
-    for bad in ([2, 1], [0, 1], [1, 9]):
-        with pytest.raises(ParamsError, match="classical_ladder must be rising depths in 1..8"):
+    for bad in ([2, 1], [0, 1], [1, 13]):
+        with pytest.raises(ParamsError, match="classical_ladder must be rising depths in 1..12"):
             load_params(None, {"evaluate.classical_ladder": bad})
     hex_game = {"game": {"game": "hex", "height": 7, "width": 7}}
     with pytest.raises(ParamsError, match="evaluate.classical_ladder: classical players play .* not hex"):
