@@ -138,6 +138,12 @@ class Evaluation:
         """Each game as a file the GUIs read (SGF; PSQ for Gomoku) in `directory`."""
         return write_records(self.spec, self.records, directory, self.player.name, self.opponent.name)
 
+    def distinct_games(self) -> int:
+        """Games that differ in some move. Two nets without noise play a suite opening the
+        same way each time it comes round with the same colours, so a match of more games
+        than twice the suite's openings repeats games: this says how many samples it holds."""
+        return len({(r.player_first, tuple(r.moves)) for r in self.records})
+
     def as_dict(self) -> dict[str, object]:
         assert self.result is not None, "play first"
         summary = self.result.summary()
@@ -154,6 +160,7 @@ class Evaluation:
             "seconds": self.seconds,
             "openings": self.openings,
             **summary,
+            "distinct_games": self.distinct_games(),
             **by_time,
             "forfeits": self.forfeits,
             "records": games,
@@ -211,6 +218,9 @@ class Evaluation:
         )
         if self.openings:
             line += f"; openings: {self.openings}"
+        distinct = self.distinct_games()
+        if distinct < result.games:
+            line += f"; {distinct} distinct games (the others repeat one move for move)"
         if self.spec.has_swap_rule and self.spec.swap:
             theirs = result.swaps - result.swaps_by_player
             line += f"; swaps: {result.swaps} ({self.player.name} {result.swaps_by_player}, {opponent} {theirs})"

@@ -28,6 +28,18 @@ def test_an_evaluation_plays_scores_and_describes_its_match():
     assert record["player"] == "gomoku-8x8" and record["forfeits"] == [] and len(record["interval_95"]) == 2
     line = evaluation.describe("random")
     assert line.startswith("gomoku-8x8 vs random on gomoku:8x8:k5:freestyle: ") and "95%; Elo " in line
+    assert record["distinct_games"] == 2 and "distinct games" not in line
+
+
+def test_a_match_that_repeats_its_games_says_how_many_differ(tmp_path):
+    """Two noise-free nets replay a suite opening move for move each time it comes round with
+    the same colours: 8 games from 2 openings are 4 distinct games."""
+    suite = tmp_path / "two-openings.txt"
+    suite.write_text("d4 e5\nc3 f6\n")
+    evaluation = Evaluation.setup(MODEL, str(MODEL), simulations=8)
+    evaluation.play(games=8, seed=0, openings=str(suite))
+    assert evaluation.as_dict()["distinct_games"] == 4
+    assert "; 4 distinct games (the others repeat one move for move)" in evaluation.describe("itself")
 
 
 def test_a_fixed_size_net_keeps_its_board():
