@@ -11,7 +11,9 @@ Layout of a run folder:
     params.yaml          the run's params (the only file a new run needs)
     snapshot/            the last finished generation: models/learner.pt (with its optimiser
                          state), models/champion.pt (left out when it is the same file as
-                         the learner), models/state.json, reports/games.csv,
+                         the learner, or a promoted one under champions/: then
+                         models/champion.ref names that file, which `dvc pull` fetches on
+                         a new machine), models/state.json, reports/games.csv,
                          data/replay/gen-NNNN/ (the window): the resume point, in git
     champions/           every promoted champion (gen-NNNN.pt), kept as it is promoted; a
                          DVC output (champions.dvc in git, the files in the DVC cache and
@@ -41,6 +43,7 @@ from pipeline.selfplay.replay import generation_dir, generation_dirs
 # What a snapshot keeps of a workspace, relative to its root (the replay window besides).
 SNAPSHOT_FILES = ("models/learner.pt", "models/champion.pt", "models/state.json", "reports/games.csv")
 LEARNER, CHAMPION = "models/learner.pt", "models/champion.pt"
+CHAMPION_REF = "models/champion.ref"  # in a snapshot without champion.pt: its file under champions/
 REPORT_FILES = ("report.md", "strength.png", "training.png")
 
 
@@ -117,7 +120,7 @@ def restore(run: RunFolder) -> tuple[Paths, str]:
     for name in SNAPSHOT_FILES:
         source = snapshot / name
         if name == CHAMPION and not source.is_file():
-            source = snapshot / LEARNER  # saved once: the champion was the learner's very file
+            source = kept_champion_source(run, snapshot)
         if source.is_file():
             (paths.root / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, paths.root / name)
@@ -141,15 +144,40 @@ def seed_earlier(run: RunFolder, paths: Paths, back: int) -> int:
     return earlier_champions.seed(paths, found, load_state(paths).champion_generation, back)
 
 
+def kept_champion_source(run: RunFolder, snapshot: Path) -> Path:
+    """Where a snapshot without champion.pt has its champion: the run's `champions/` file its
+    CHAMPION_REF names (a DVC output: RunError with the command that fetches it when it is not
+    here), else the learner (saved once: the champion was the learner's very file)."""
+    ref = snapshot / CHAMPION_REF
+    if not ref.is_file():
+        return snapshot / LEARNER
+    source = run.path / ref.read_text().strip()
+    if not source.is_file():
+        raise RunError(
+            f"{source}: the snapshot's champion is a DVC output not fetched here: "
+            f"`dvc pull {run.path / 'champions.dvc'}`, then resume"
+        )
+    return source
+
+
 def save(run: RunFolder, paths: Paths, window: int) -> int:
-    """Snapshot the workspace's last finished generation into the run folder; returns it."""
+    """Snapshot the workspace's last finished generation into the run folder; returns it.
+    The champion is left out when it is the learner's file or a promoted champion kept
+    under `champions/` (a DVC output; CHAMPION_REF names it): the resume point in git holds
+    one net, not two."""
     state = load_state(paths)
+    keep_champion(run, paths, state.champion_generation)
     staging = run.path / "snapshot.tmp"
     shutil.rmtree(staging, ignore_errors=True)
+    promoted = run.champions / f"gen-{state.champion_generation:04d}.pt"
     for name in SNAPSHOT_FILES:
         source = paths.root / name
         if name == CHAMPION and same_file_contents(source, paths.root / LEARNER):
             continue  # `restore` copies the learner back: half the bytes of every committed snapshot
+        if name == CHAMPION and same_file_contents(source, promoted):
+            (staging / CHAMPION_REF).parent.mkdir(parents=True, exist_ok=True)
+            (staging / CHAMPION_REF).write_text(str(promoted.relative_to(run.path)) + "\n")
+            continue
         if source.is_file():
             (staging / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, staging / name)
@@ -162,7 +190,6 @@ def save(run: RunFolder, paths: Paths, window: int) -> int:
         run.snapshot.rename(old)
     staging.rename(run.snapshot)
     shutil.rmtree(old, ignore_errors=True)
-    keep_champion(run, paths, state.champion_generation)
     for name in REPORT_FILES:
         if paths.report(name).is_file():
             shutil.copyfile(paths.report(name), run.path / name)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.orchestration.runs import (
+    RunError,
     RunFolder,
     close_stretch,
     keep_champion,
@@ -108,6 +109,41 @@ def test_a_snapshot_keeps_the_champion_once_when_it_is_the_learner(tmp_path):
     shutil.rmtree(workspace.root)
     again, _ = restore(run)
     assert again.champion.read_bytes() == b"older weights"
+
+
+def test_a_promoted_champion_is_in_the_snapshot_by_name_only(tmp_path):
+    """A champion kept under champions/ (a DVC output) is not saved again in the snapshot in
+    git: the snapshot names it, and a machine without it is told how to fetch it."""
+    run, paths = RunFolder(tmp_path / "run"), Paths(tmp_path / "work")
+    paths.models.mkdir(parents=True)
+    run.path.mkdir()
+    (run.path / "params.yaml").write_text("seed: 0\n")
+    paths.learner.write_bytes(b"the learner")
+    paths.champion.write_bytes(b"champion 3")
+    save_state(paths, State(generation=4, champion_generation=3))
+    save(run, paths, window=0)
+    assert (run.champions / "gen-0003.pt").read_bytes() == b"champion 3"
+    assert not (run.snapshot / "models" / "champion.pt").exists()
+    assert (run.snapshot / "models" / "champion.ref").read_text() == "champions/gen-0003.pt\n"
+
+    shutil.rmtree(paths.root)
+    workspace, _ = restore(run)
+    assert workspace.champion.read_bytes() == b"champion 3"
+    assert workspace.learner.read_bytes() == b"the learner"
+
+    # A fresh clone before `dvc pull`: one line that says what to run.
+    shutil.rmtree(workspace.root)
+    shutil.rmtree(run.champions)
+    with pytest.raises(RunError, match=r"champions.dvc`, then resume"):
+        restore(run)
+
+    # Generation 0's champion (the start net, never promoted) stays in the snapshot.
+    paths.models.mkdir(parents=True)
+    paths.champion.write_bytes(b"the start")
+    save_state(paths, State(generation=1, champion_generation=0))
+    save(run, paths, window=0)
+    assert (run.snapshot / "models" / "champion.pt").read_bytes() == b"the start"
+    assert not (run.snapshot / "models" / "champion.ref").exists()
 
 
 def test_a_runs_champions_are_dvc_outputs_not_git_files(tmp_path):
