@@ -60,18 +60,23 @@ def test_the_climb_stops_at_the_first_depth_it_loses_to():
     assert summary["deepest_beaten"] is None
 
 
-@pytest.fixture
-def workspace(tmp_path):
+def evaluation_workspace(root, **evaluate) -> tuple:
+    """A 7x7 workspace ready for the evaluate stage (its candidate the start net), the gate
+    cut to a two-game pure-MCTS test and `evaluate` set on top: (params, paths)."""
     params = copy.deepcopy(TINY_PARAMS)
     params["game"] = {"game": "gomoku", "height": 7, "width": 7, "k": 4}
-    params["evaluate"].update(vs_champion=None, vs_pure={"max_games": 2}, ladder=[20, 40])
-    params["evaluate"].update(classical_ladder=[1, 2], classical_games=2)
-    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
-    paths = Paths(tmp_path)
+    params["evaluate"].update(vs_champion=None, vs_pure={"max_games": 2}, ladder=[20, 40], **evaluate)
+    (root / "params.yaml").write_text(yaml.safe_dump(params))
+    paths = Paths(root)
     loaded = load_params(paths.params)
     run_init(loaded, paths)
     shutil.copyfile(paths.champion, paths.candidate)
     return loaded, paths
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    return evaluation_workspace(tmp_path, classical_ladder=[1, 2], classical_games=2)
 
 
 def test_the_evaluate_stage_climbs_the_ladder_beside_the_gate(workspace):

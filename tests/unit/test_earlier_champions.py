@@ -3,12 +3,10 @@
 newest `back + 1`; evaluate plays the oldest kept before the current champion ("clearly
 stronger?") as part of the gate; a resumed run gets them back from its `champions/`."""
 
-import copy
 import shutil
 from types import SimpleNamespace
 
 import pytest
-import yaml
 
 from pipeline.config import ParamsError, load_params
 from pipeline.match.games_table import read_games
@@ -17,12 +15,10 @@ from pipeline.orchestration.runs import RunFolder, seed_earlier
 from pipeline.runtime import earlier_champions
 from pipeline.runtime.workspace import Paths, State, load_state, save_state
 from pipeline.stages import evaluate
-from pipeline.stages.init import run_init
 from pipeline.stages.interface import StageContext
 from pipeline.stages.promote import crown, decide
 from pipeline.stages.report import strength_lines
-from tests.conftest import TINY_PARAMS
-from tests.unit.test_classical_ladder import promoted_entry
+from tests.unit.test_classical_ladder import evaluation_workspace, promoted_entry
 
 pytestmark = pytest.mark.unit
 
@@ -120,16 +116,7 @@ def test_without_the_option_promote_keeps_nothing(tmp_path):
 
 @pytest.fixture
 def workspace(tmp_path):
-    params = copy.deepcopy(TINY_PARAMS)
-    params["game"] = {"game": "gomoku", "height": 7, "width": 7, "k": 4}
-    params["evaluate"].update(vs_champion=None, vs_pure={"max_games": 2}, ladder=[20, 40])
-    params["evaluate"]["vs_earlier"] = {"back": 2, "max_games": 4}
-    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
-    paths = Paths(tmp_path)
-    loaded = load_params(paths.params)
-    run_init(loaded, paths)
-    shutil.copyfile(paths.champion, paths.candidate)
-    return loaded, paths
+    return evaluation_workspace(tmp_path, vs_earlier={"back": 2, "max_games": 4})
 
 
 def test_the_gate_plays_the_earlier_champion_once_one_is_kept(workspace):

@@ -43,6 +43,15 @@ def test_every_promoted_champion_is_kept_once(tmp_path):
     assert (run.champions / "gen-0005.pt").read_bytes() == b"five"
 
 
+def new_run(tmp_path) -> tuple[RunFolder, Paths]:
+    """A run folder with its params and an empty workspace beside it."""
+    run, paths = RunFolder(tmp_path / "run"), Paths(tmp_path / "work")
+    paths.models.mkdir(parents=True)
+    run.path.mkdir()
+    (run.path / "params.yaml").write_text("seed: 0\n")
+    return run, paths
+
+
 def finish_generation(run, paths, generation):
     """A generation of 100 s of stages, snapshotted as `zero iterate --resume` does."""
     history = [{"seconds": {"selfplay": 80.0, "train": 20.0}}] * generation
@@ -86,10 +95,7 @@ def test_a_stretch_killed_before_it_closes_is_recorded_to_its_last_snapshot(tmp_
 
 
 def test_a_snapshot_keeps_the_champion_once_when_it_is_the_learner(tmp_path):
-    run, paths = RunFolder(tmp_path / "run"), Paths(tmp_path / "work")
-    paths.models.mkdir(parents=True)
-    run.path.mkdir()
-    (run.path / "params.yaml").write_text("seed: 0\n")
+    run, paths = new_run(tmp_path)
     paths.learner.write_bytes(b"weights and moments")
     paths.champion.write_bytes(b"weights and moments")
     finish_generation(run, paths, 2)
@@ -114,10 +120,7 @@ def test_a_snapshot_keeps_the_champion_once_when_it_is_the_learner(tmp_path):
 def test_a_promoted_champion_is_in_the_snapshot_by_name_only(tmp_path):
     """A champion kept under champions/ (a DVC output) is not saved again in the snapshot in
     git: the snapshot names it, and a machine without it is told how to fetch it."""
-    run, paths = RunFolder(tmp_path / "run"), Paths(tmp_path / "work")
-    paths.models.mkdir(parents=True)
-    run.path.mkdir()
-    (run.path / "params.yaml").write_text("seed: 0\n")
+    run, paths = new_run(tmp_path)
     paths.learner.write_bytes(b"the learner")
     paths.champion.write_bytes(b"champion 3")
     save_state(paths, State(generation=4, champion_generation=3))
