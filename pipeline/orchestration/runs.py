@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pipeline.runtime import earlier_champions
 from pipeline.runtime.workspace import Paths, load_state, read_json, write_json
 from pipeline.selfplay.replay import generation_dir, generation_dirs
 
@@ -74,6 +75,10 @@ class RunFolder:
     @property
     def champions(self) -> Path:
         return self.path / "champions"
+
+    def champion_file(self, generation: int) -> Path:
+        """Where `champions/` keeps the champion promoted at `generation`."""
+        return self.champions / earlier_champions.file_name(generation)
 
     def check(self) -> None:
         if not self.path.is_dir():
@@ -135,8 +140,6 @@ def seed_earlier(run: RunFolder, paths: Paths, back: int) -> int:
     """A workspace with no earlier champions (`evaluate.vs_earlier`: a fresh machine, or the
     option just turned on) gets them from the run's `champions/` (and `init.pt`, generation
     0): the newest `back + 1` up to the current champion. Returns how many were copied."""
-    from pipeline.runtime import earlier_champions
-
     found = earlier_champions.kept(run.champions)
     init = run.path / "init.pt"
     if init.is_file() and not any(g == 0 for g, _ in found):
@@ -169,7 +172,7 @@ def save(run: RunFolder, paths: Paths, window: int) -> int:
     keep_champion(run, paths, state.champion_generation)
     staging = run.path / "snapshot.tmp"
     shutil.rmtree(staging, ignore_errors=True)
-    promoted = run.champions / f"gen-{state.champion_generation:04d}.pt"
+    promoted = run.champion_file(state.champion_generation)
     for name in SNAPSHOT_FILES:
         source = paths.root / name
         if name == CHAMPION and same_file_contents(source, paths.root / LEARNER):
@@ -217,7 +220,7 @@ def keep_champion(run: RunFolder, paths: Paths, generation: int) -> None:
     """The workspace's champion under `champions/` as `gen-NNNN.pt`, once: every promoted
     champion stays there for matches against the run's earlier ones and the curve by hours
     (a stretch of several promotions no longer keeps only its last)."""
-    target = run.champions / f"gen-{generation:04d}.pt"
+    target = run.champion_file(generation)
     if generation > 0 and paths.champion.is_file() and not target.is_file():
         run.champions.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(paths.champion, target)
