@@ -8,7 +8,11 @@ depend on the board size) and whatever head layers still fit. The tower must mat
 
 A net given the edge plane (NetSpec.edge_plane) from one without it keeps every weight: the
 stem's weights for the new plane start at zero, so it plays exactly as before until
-trained (`with_edge_plane`, and `widen_optimizer_state` for the learner's Adam moments)."""
+trained (`with_edge_plane`). A net given more residual blocks (NetSpec.blocks) than it has
+keeps every weight too: the new blocks go at the end of the tower with the scale and shift of
+their last batch norm at zero, so each adds nothing to its input and the net plays exactly as
+before until trained (`deepened`). `carried_optimizer_state` fits the learner's Adam moments
+to either."""
 
 from __future__ import annotations
 
@@ -84,15 +88,40 @@ def with_edge_plane(net: PolicyValueNet) -> PolicyValueNet:
     return wider.train(net.training)
 
 
-def widen_optimizer_state(state: dict, old: PolicyValueNet, new: PolicyValueNet) -> dict:
-    """An optimiser state of `old`'s parameters (their order) for `new`'s: each moment of
-    a parameter that grew is padded with zeros as the parameter was."""
-    shapes = [(p_old.shape, p_new) for p_old, p_new in zip(old.parameters(), new.parameters(), strict=True)]
-    out = {"state": {}, "param_groups": state["param_groups"]}
+def deepened(net: PolicyValueNet, blocks: int) -> PolicyValueNet:
+    """`net` with `blocks` residual blocks, the ones it lacks appended to its tower as
+    identities: the last batch norm of each new block scales and shifts by zero, so the
+    block returns relu(x + 0) = x (its input is already past a relu). The same priors and
+    values until trained; the zero scale still gets gradients, so the block learns."""
+    have = net.net.blocks
+    if blocks <= have:
+        return net
+    deeper = PolicyValueNet(net.game, net.net.model_copy(update={"blocks": blocks}))
+    mine = deeper.state_dict()
+    mine.update(net.state_dict())  # the stem, the first blocks and the heads keep their names
+    for index in range(have, blocks):
+        mine[f"tower.{index}.bn2.weight"] = torch.zeros_like(mine[f"tower.{index}.bn2.weight"])
+        mine[f"tower.{index}.bn2.bias"] = torch.zeros_like(mine[f"tower.{index}.bn2.bias"])
+    deeper.load_state_dict(mine)
+    return deeper.train(net.training)
+
+
+def carried_optimizer_state(state: dict, old: PolicyValueNet, new: PolicyValueNet) -> dict:
+    """An optimiser state of `old`'s parameters for `new`'s, matched by parameter name (the
+    state is kept by position, which new blocks shift): each moment of a parameter that grew
+    is padded with zeros as the parameter was; a parameter `old` lacked starts without one.
+    One parameter group, as the learner's optimiser has."""
+    old_params = list(old.named_parameters())
+    new_index = {name: (index, param) for index, (name, param) in enumerate(new.named_parameters())}
+    out: dict = {"state": {}, "param_groups": [dict(group) for group in state["param_groups"]]}
     for index, moments in state["state"].items():
-        old_shape, param = shapes[index]
-        out["state"][index] = {
-            name: widened(value, param) if torch.is_tensor(value) and value.shape == old_shape else value
-            for name, value in moments.items()
+        name, old_param = old_params[index]
+        if name not in new_index:
+            continue
+        target, param = new_index[name]
+        out["state"][target] = {
+            key: widened(value, param) if torch.is_tensor(value) and value.shape == old_param.shape else value
+            for key, value in moments.items()
         }
+    out["param_groups"][0]["params"] = list(range(len(new_index)))
     return out

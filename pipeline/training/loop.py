@@ -16,7 +16,7 @@ from lightning.pytorch.loggers import MLFlowLogger
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import file_hash, load_checkpoint, load_optimizer_state, save_checkpoint
 from pipeline.nets.resnet import NetSpec, PolicyValueNet
-from pipeline.nets.transfer import widen_optimizer_state, with_edge_plane
+from pipeline.nets.transfer import carried_optimizer_state, deepened, with_edge_plane
 from pipeline.runtime import interrupt
 from pipeline.runtime.tracking import artifact_root, experiment_name, tracking_env_kept
 from pipeline.training.config import TrainConfig
@@ -118,13 +118,18 @@ def _train_network(
         net.train()
         if resume_optimizer:
             optimizer_state = load_optimizer_state(init)
+        grown = net
         if net_spec.edge_plane and not net.net.edge_plane:
             # ... but for the edge plane, which a run may turn on midway: the stem's weights
-            # for it start at zero, so the learner plays as it did until trained.
-            wider = with_edge_plane(net)
+            # for it start at zero, so the learner plays as it did until trained ...
+            grown = with_edge_plane(grown)
+        if net_spec.blocks > net.net.blocks and net_spec.channels == net.net.channels:
+            # ... and for more blocks (a plateau's remedy midway): appended as identities.
+            grown = deepened(grown, net_spec.blocks)
+        if grown is not net:
             if optimizer_state is not None:
-                optimizer_state = widen_optimizer_state(optimizer_state, net, wider)
-            net = wider
+                optimizer_state = carried_optimizer_state(optimizer_state, net, grown)
+            net = grown
     else:
         net = PolicyValueNet(spec, net_spec)
     module = PolicyValueModule(net, cfg, total_steps=cfg.steps, optimizer_state=optimizer_state)
