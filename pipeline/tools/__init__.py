@@ -46,6 +46,9 @@ Each entry: the tool, what it measures, and the command of its figure.
 - `renju_reference`: the compiled renju rules against the reference written from the
   definitions: disagreements, always 0
       python -m pipeline.tools.renju_reference --games 2000 --seed 0
+- `ship_model`: a run's checkpoint written to `models/pretrained/` without the optimiser's
+  state (a third of the bytes; players never read it)
+      python -m pipeline.tools.ship_model reports/runs/RUN/champions/gen-NNNN.pt models/pretrained/NAME.pt
 - `tree_budget`: what git tracks at HEAD against the repository's size budget (checked in
   `make test`)
       python -m pipeline.tools.tree_budget [--budget-mib 48] [--file-mib 5] [--top 10]
@@ -65,5 +68,6 @@ TOOLS = (
     "no_blunder",
     "opening_prior",
     "renju_reference",
+    "ship_model",
     "tree_budget",
 )

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+import torch
 
 from pipeline.players.factory import make_player
 from pipeline.players.models import checkpoint_game
@@ -16,6 +17,13 @@ PRETRAINED = sorted((Path(__file__).resolve().parents[2] / "models/pretrained").
 
 def test_there_are_shipped_champions():
     assert {p.stem for p in PRETRAINED} >= {"gomoku-8x8", "hex-7x7"}
+
+
+@pytest.mark.parametrize("path", PRETRAINED, ids=lambda p: p.stem)
+def test_a_shipped_champion_carries_no_optimiser_state(path):
+    """Players never read it and every clone carries every shipped file: ship with
+    `python -m pipeline.tools.ship_model`."""
+    assert "optimizer" not in torch.load(path, map_location="cpu", weights_only=True)
 
 
 @pytest.mark.parametrize("path", PRETRAINED, ids=lambda p: p.stem)

@@ -251,6 +251,37 @@ def test_renju_reference(capsys):
 # -- the repository -------------------------------------------------------------------------
 
 
+def test_ship_model(capsys, tmp_path):
+    """A learner with its Adam moments shipped: the same weights and meta, no optimiser state,
+    fewer bytes; a file that is not a checkpoint is a clear error."""
+    import torch
+
+    from pipeline.games.base import GameSpec
+    from pipeline.nets.checkpoint import load_checkpoint, save_checkpoint
+    from pipeline.nets.resnet import NetSpec, PolicyValueNet
+
+    spec = GameSpec.parse("gomoku:5x5:k4")
+    net = PolicyValueNet(spec, NetSpec(blocks=1, channels=8, value_hidden=8))
+    opt = torch.optim.Adam(net.parameters())
+    logits, value = net(torch.randn(2, spec.planes, 5, 5))
+    (logits.sum() + value.sum()).backward()
+    opt.step()
+    source = save_checkpoint(tmp_path / "learner.pt", net, {"generation": 7}, optimizer=opt.state_dict())
+    dest = tmp_path / "pretrained" / "gomoku-5x5.pt"
+    code, out = run(capsys, "ship_model", str(source), str(dest))
+    assert code == 0
+    sizes = lines_matching(out, rf"\S+gomoku-5x5\.pt: ({NUMBER}) MiB \(\S+learner\.pt: ({NUMBER}) MiB, .*\)")
+    assert len(sizes) == 1 and dest.stat().st_size < source.stat().st_size
+    assert "optimizer" not in torch.load(dest, weights_only=True)
+    shipped, meta = load_checkpoint(dest, spec)
+    assert meta == {"generation": 7}
+    for name, value in net.state_dict().items():
+        assert torch.equal(shipped.state_dict()[name], value)
+    (tmp_path / "notes.pt").write_text("not a checkpoint")
+    code, _ = run(capsys, "ship_model", str(tmp_path / "notes.pt"), str(tmp_path / "out.pt"))
+    assert code == 2 and not (tmp_path / "out.pt").exists()
+
+
 def test_tree_budget(capsys):
     """The budget itself is checked in tests/unit/test_tree_budget.py; here the report's shape."""
     if not (REPO / ".git").exists():
