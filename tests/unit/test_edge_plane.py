@@ -8,16 +8,13 @@ import numpy as np
 import pytest
 import torch
 
-from pipeline.config import TrainConfig
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import load_checkpoint, load_optimizer_state, save_checkpoint
 from pipeline.nets.evaluator import NetEvaluator
 from pipeline.nets.resnet import EDGE_REACH, NetSpec, PolicyValueNet, edge_distance, for_board
 from pipeline.nets.transfer import net_from, with_edge_plane
-from pipeline.training.data import ReplayDataModule
-from pipeline.training.loop import train_network
 from tests.unit.test_inference import boards
-from tests.unit.test_training import fixed_positions
+from tests.unit.test_training import resumed_generation
 
 pytestmark = pytest.mark.unit
 
@@ -96,12 +93,9 @@ def test_a_net_with_the_plane_exports_to_every_backend(tmp_path, backend):
 def test_a_run_turning_the_plane_on_widens_its_learner_and_keeps_adams_moments(tmp_path):
     torch.manual_seed(3)
     small = NetSpec(blocks=1, channels=16, value_hidden=16)
-    uri = f"sqlite:///{tmp_path}/mlflow.db"
 
     def generation(init, out, net_spec):
-        cfg = TrainConfig(steps=3, batch_size=32, lr=1e-3, augment=False)
-        data = ReplayDataModule(SPEC, positions=fixed_positions(32), batch_size=32, augment=False, seed=0)
-        return train_network(SPEC, net_spec, cfg, data, out, uri, init=init, progress=False, resume_optimizer=True)
+        return resumed_generation(tmp_path, init, out, net_spec)
 
     start = save_checkpoint(tmp_path / "gen0.pt", PolicyValueNet(SPEC, small))
     generation(start, tmp_path / "gen1.pt", small)

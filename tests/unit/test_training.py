@@ -36,6 +36,15 @@ def fixed_positions(n: int, seed: int = 0, one_hot: bool = True) -> Positions:
     return Positions(obs, pi, z, np.arange(n, dtype=np.int32), np.zeros(n, dtype=np.int16))
 
 
+def resumed_generation(tmp_path, init, out, net_spec):
+    """One short generation of training from `init` with its optimiser's state, as a run's
+    learner trains (the tests of a net grown midway: the edge plane, more blocks)."""
+    cfg = TrainConfig(steps=3, batch_size=32, lr=1e-3, augment=False)
+    data = ReplayDataModule(SPEC, positions=fixed_positions(32), batch_size=32, augment=False, seed=0)
+    uri = f"sqlite:///{tmp_path}/mlflow.db"
+    return train_network(SPEC, net_spec, cfg, data, out, uri, init=init, progress=False, resume_optimizer=True)
+
+
 def run(tmp_path, positions, steps, lr=3e-3, l2=1e-4, init=None, augment=False):
     cfg = TrainConfig(steps=steps, batch_size=32, lr=lr, l2=l2, augment=augment)
     data = ReplayDataModule(SPEC, positions=positions, batch_size=32, augment=augment, seed=0)
