@@ -86,6 +86,20 @@ class WinChecker:
         self.book = book
         self.from_book = 0
         self.verdicts: dict[bytes, int] = {}
+        self.earlier: set[bytes] = set()  # positions whose verdict came from an earlier sweep
+        self.from_earlier = 0
+
+    def take_verdicts(self, verdicts: dict[bytes, int]) -> None:
+        """Verdicts an earlier check gave (by position, `state.array.tobytes()`), taken
+        instead of solving those positions again. A proven one is a proof whatever the budget
+        was; an unsettled one is what this budget would likely give again, so it should come
+        from a check at the same budget. Where an unsettled verdict would count as a win
+        dropped it is still solved at `won_budget`: a taken verdict can settle a position
+        but never hide a drop."""
+        for key, verdict in verdicts.items():
+            if key not in self.verdicts:
+                self.verdicts[key] = int(verdict)
+                self.earlier.add(key)
 
     def value(self, state: GameState, after_win: bool = False) -> int:
         """WIN or LOSS for the player to move, UNKNOWN when the budget did not settle it.
@@ -105,6 +119,9 @@ class WinChecker:
 
     def _value(self, state: GameState) -> int:
         key = state.array.tobytes()
+        if key in self.earlier:
+            self.earlier.discard(key)  # counted once, like a position solved here
+            self.from_earlier += 1
         if key not in self.verdicts and self.book is not None:
             known = self.book.verdict(state.array)
             if known is not None:

@@ -40,6 +40,16 @@ lost or unsettled one costs up to the whole `--check-nodes` budget, 12-40 s at 5
 7x7). For the two-stone ones the board's book of solved openings holds
 (`pipeline.tactics.hex.book`) it takes the book's verdict, won or lost, each proven by DFPN,
 instead of solving the position again (`--checker-without-book`: it solves them too).
+`--verdicts-from` takes the verdicts of earlier sweeps on the same board too (their progress
+files): a sweep of the same openings again, say under a time limit, reaches many of the same
+positions, and the unsettled early ones cost the whole budget each. A proven verdict is taken
+whatever its budget, an unsettled one only from a line checked at this `--check-nodes`; one
+that would count as a win dropped is still solved at the larger budget, so a taken verdict
+never hides a drop:
+
+    python -m pipeline.tools.hex_perfect_play --model models/pretrained/hex-8x8.pt --all-openings 2 \\
+        --sample-openings 200 --simulations 800 --seconds 5 --vs pure:1000 --check-nodes 50000 \\
+        --verdicts-from reports/hex-perfect-play/hex8-sample-refute-pure.jsonl --progress F
 The chunks are independent: `--workers N` plays N chunks at once, each in a process of its own
 with its own players and checker (its own table: a verdict the budget barely settles may
 then differ from a serial run's; the moves do not). Ctrl-C or `kill` (of the sweep alone or its
@@ -104,6 +114,52 @@ def read_progress(path: Path) -> dict[str, list[CheckedGame]]:
     return out
 
 
+def earlier_verdicts(paths: list[Path], spec, check_nodes: int) -> dict[bytes, int]:
+    """The checker's verdicts in earlier sweeps' progress files (`--verdicts-from`), by
+    position: every proven one, and the unsettled ones of lines that were checked at
+    `check_nodes` (a line that does not say, from before the budget was written, counts as
+    checked at it: name only files of the same budget). A position proven won in one file
+    and lost in another is an error to look into, not a verdict to pick."""
+    from pipeline.tactics.hex.solver import UNKNOWN
+
+    out: dict[bytes, int] = {}
+    where: dict[bytes, Path] = {}
+    for path in paths:
+        try:
+            lines = path.read_text().splitlines()
+        except OSError as error:
+            raise SystemExit(f"error: --verdicts-from {path}: {error.strerror or error}") from None
+        for n, line in enumerate(lines, 1):
+            try:
+                entry = json.loads(line)
+                same_budget = entry.get("check_nodes", check_nodes) == check_nodes
+                for game in entry["games"]:
+                    moves, values = game["moves"], {int(p): int(v) for p, v in game["values"].items()}
+                    state = spec.new_game()
+                    for ply, move in enumerate([*moves, None]):
+                        verdict = values.get(ply)
+                        if verdict is not None and (verdict != UNKNOWN or same_budget):
+                            key = state.array.tobytes()
+                            known = out.get(key, UNKNOWN)
+                            if known != UNKNOWN and verdict != UNKNOWN and known != verdict:
+                                raise SystemExit(
+                                    f"error: a position at ply {ply} of {moves} is proven won in one of "
+                                    f"{where[key]} and {path} and lost in the other: a solver fault to look into"
+                                )
+                            if known == UNKNOWN:
+                                out[key], where[key] = verdict, path
+                        if move is None or state.is_terminal:
+                            break
+                        state.apply(int(move))
+            except json.JSONDecodeError:
+                continue  # a line torn by a stop, as the progress file itself drops it
+            except (KeyError, TypeError, ValueError, AttributeError) as error:
+                raise SystemExit(
+                    f"error: --verdicts-from {path}, line {n}: not a sweep's progress line of {spec} ({error})"
+                ) from None
+    return out
+
+
 class ChunkPlayer:
     """Plays a sweep's chunks: the champion (one per colour) and each opponent, made once,
     and one checker for every chunk; in the main process, or one per worker process."""
@@ -112,6 +168,8 @@ class ChunkPlayer:
         self.args = args
         self.spec = spec
         self.checker = WinChecker(spec, args.check_nodes, book=None if args.checker_without_book else book_for(spec))
+        if args.verdicts_from:
+            self.checker.take_verdicts(earlier_verdicts(args.verdicts_from, spec, args.check_nodes))
         self.search = SearchConfig(
             simulations=args.simulations,
             hex_root_solver_nodes=play_solver_nodes(spec) if args.solver_nodes is None else args.solver_nodes,
@@ -133,9 +191,10 @@ class ChunkPlayer:
             self.opponents[vs] = make_player(vs, self.spec, SearchConfig(simulations=self.args.simulations))
         return self.opponents[vs]
 
-    def play(self, vs: str, first: bool, at: int, chunk: list[list[int]]) -> tuple[list[dict], int]:
-        """The chunk's games as records, and how many positions the checker solved for them."""
-        solves = self.checker.solves
+    def play(self, vs: str, first: bool, at: int, chunk: list[list[int]]) -> tuple[list[dict], int, int]:
+        """The chunk's games as records, how many positions the checker solved for them and
+        how many verdicts it took from earlier sweeps."""
+        solves, taken = self.checker.solves, self.checker.from_earlier
         seed = self.args.seed + at + (0 if first else 500_000)
         games = play_checked(
             self.spec,
@@ -148,7 +207,7 @@ class ChunkPlayer:
             openings=chunk,
             seconds=self.args.seconds,
         )
-        return [game_record(g) for g in games], self.checker.solves - solves
+        return [game_record(g) for g in games], self.checker.solves - solves, self.checker.from_earlier - taken
 
 
 _in_worker: list[ChunkPlayer] = []  # this worker process's ChunkPlayer, made for its first chunk
@@ -222,21 +281,22 @@ def sweep(
     sides: tuple[bool, ...],
     stored: dict[str, list[CheckedGame]],
     local: ChunkPlayer,
-) -> tuple[dict[tuple[str, bool], list[CheckedGame]], int]:
+) -> tuple[dict[tuple[str, bool], list[CheckedGame]], int, int]:
     """Every chunk not in `stored`: in this process with `local`, or `args.workers` at a time
     in processes of their own; each appended to the progress file as it finishes. Returns the
-    games of each (opponent, colour) in the order of the openings, and the positions solved."""
+    games of each (opponent, colour) in the order of the openings, the positions solved and
+    the verdicts taken from earlier sweeps."""
     tasks = plan_chunks(args, openings, sides, stored)
     done = dict(stored)
     todo = [t for t in tasks if t[0] not in done]
-    solved = 0
+    solved = taken = 0
     start = time.perf_counter()
 
     def finished(key: str, vs: str, first: bool, games: list[dict]) -> None:
         done[key] = [_from_record(i, g) for i, g in enumerate(games)]
         if args.progress:
             with interrupt.writing(), args.progress.open("a") as f:  # a stop waits for the whole line
-                f.write(json.dumps({"chunk": key, "games": games}) + "\n")
+                f.write(json.dumps({"chunk": key, "check_nodes": args.check_nodes, "games": games}) + "\n")
         side = "first" if first else "second"
         so_far = [g for k, v, f, _, _ in tasks if v == vs and f == first and k in done for g in done[k]]
         summary = PerfectPlayReport(args.model.stem, vs, so_far).summary(first)
@@ -253,11 +313,11 @@ def sweep(
     try:
         if args.workers == 1:
             for key, vs, first, at, chunk in todo:
-                games, n = local.play(vs, first, at, chunk)
-                solved += n
+                games, n, k = local.play(vs, first, at, chunk)
+                solved, taken = solved + n, taken + k
                 finished(key, vs, first, games)
         else:
-            solved += _sweep_in_workers(args, todo, finished)
+            solved, taken = _sweep_in_workers(args, todo, finished)
     except (interrupt.Interrupted, KeyboardInterrupt):
         ours = sum(t[0] in done for t in tasks)  # the file may hold other opponents' chunks too
         kept = f"{ours} of {len(tasks)} chunks kept in {args.progress}" if args.progress else "no --progress"
@@ -265,14 +325,14 @@ def sweep(
     out: dict[tuple[str, bool], list[CheckedGame]] = {}
     for key, vs, first, _, _ in tasks:
         out.setdefault((vs, first), []).extend(done[key])
-    return out, solved
+    return out, solved, taken
 
 
-def _sweep_in_workers(args: argparse.Namespace, todo: list, finished) -> int:
+def _sweep_in_workers(args: argparse.Namespace, todo: list, finished) -> tuple[int, int]:
     """The chunks `todo`, `args.workers` at a time; on a stop the pool is left to
     `interrupt.exit_now`, which ends every worker (the pool's own shutdown would wait for
     the chunks being played)."""
-    solved = 0
+    solved = taken = 0
     context = multiprocessing.get_context("spawn")  # no fork of a process holding numba and torch threads
     pool = ProcessPoolExecutor(args.workers, mp_context=context, initializer=interrupt.install_in_worker)
     stopped = True
@@ -282,13 +342,13 @@ def _sweep_in_workers(args: argparse.Namespace, todo: list, finished) -> int:
             for key, vs, first, at, chunk in todo
         }
         for future in as_completed(futures):
-            games, n = future.result()
-            solved += n
+            games, n, k = future.result()
+            solved, taken = solved + n, taken + k
             finished(*futures[future], games)
         stopped = False
     finally:
         pool.shutdown(wait=not stopped, cancel_futures=stopped)
-    return solved
+    return solved, taken
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
@@ -320,6 +380,16 @@ def main(argv: list[str] | None = None) -> list[dict]:
         "--simulations; default: no time, the games in lockstep)",
     )
     parser.add_argument("--check-nodes", type=int, default=200_000, help="the checker's budget a position")
+    parser.add_argument(
+        "--verdicts-from",
+        type=Path,
+        nargs="+",
+        default=None,
+        metavar="PROGRESS",
+        help="earlier sweeps' progress files on this board: the checker takes their verdicts instead of solving "
+        "those positions again (proven ones whatever their budget, unsettled ones from a sweep at this "
+        "--check-nodes; one after a proven win is still solved at the larger budget)",
+    )
     parser.add_argument(
         "--checker-without-book",
         action="store_true",
@@ -386,7 +456,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     sides = {"both": (True, False), "first": (True,), "second": (False,)}[args.sides]
     if args.workers < 1 or args.chunk < 1:
         raise SystemExit("error: --workers and --chunk must be at least 1")
-    swept, solved = None, 0
+    swept, solved, taken = None, 0, 0
     if openings is not None:
         if args.progress:
             # One call plays every remaining chunk: a second on the same file would play the same
@@ -399,9 +469,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
                         f"error: another sweep is playing into {args.progress} (one call plays every remaining "
                         "chunk): wait for it, or stop it and run this again to resume"
                     ) from None
-                swept, solved = sweep(args, openings, sides, read_progress(args.progress), local)
+                swept, solved, taken = sweep(args, openings, sides, read_progress(args.progress), local)
         else:
-            swept, solved = sweep(args, openings, sides, {}, local)
+            swept, solved, taken = sweep(args, openings, sides, {}, local)
     out = []
     for vs in opponents:
         records = []
@@ -441,8 +511,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
             }
         )
     judged = sum(len(g["values"]) for o in out for g in o["games"])
-    solved += local.checker.solves if swept is None else 0
-    print(f"{spec}: {judged} positions judged, {solved} distinct ones solved at {args.check_nodes} nodes")
+    if swept is None:
+        solved, taken = local.checker.solves, local.checker.from_earlier
+    earlier = f", {taken} taken from earlier sweeps" if args.verdicts_from else ""
+    print(f"{spec}: {judged} positions judged, {solved} distinct ones solved at {args.check_nodes} nodes{earlier}")
     if args.json:
         args.json.write_text(json.dumps(out))
     return out

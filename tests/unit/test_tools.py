@@ -386,6 +386,41 @@ def test_hex_perfect_play_sweeps_every_opening_and_resumes_from_its_progress(cap
     assert len(progress.read_text().splitlines()) == 6  # untouched
 
 
+def test_hex_perfect_play_takes_the_verdicts_of_an_earlier_sweep(capsys, tmp_path):
+    from pipeline.games.base import GameSpec
+    from pipeline.tactics.hex.solver import LOSS, UNKNOWN, WIN
+    from pipeline.tools.hex_perfect_play import earlier_verdicts
+
+    earlier, again = tmp_path / "earlier.jsonl", tmp_path / "again.jsonl"
+    args = ("--model", HEX_8, "--board", "3", "--all-openings", "1", "--chunk", "5", "--simulations", "8")
+    args += ("--vs", "random", "--check-nodes", "2000")
+    (first,), out = run(capsys, "hex_perfect_play", *args, "--progress", str(earlier))
+    solved = int(re.search(r"(\d+) distinct ones solved", out).group(1))
+    assert solved > 0 and all(json.loads(line)["check_nodes"] == 2000 for line in earlier.read_text().splitlines())
+    # The same sweep again: the same games, every position's verdict from the first one.
+    (second,), out = run(capsys, "hex_perfect_play", *args, "--progress", str(again), "--verdicts-from", str(earlier))
+    assert [g["values"] for g in second["games"]] == [g["values"] for g in first["games"]]
+    pattern = rf"hex:3x3: \d+ positions judged, 0 distinct ones solved at 2000 nodes, {solved} taken from earlier .*"
+    assert lines_matching(out, pattern)
+
+    spec = GameSpec(game="hex", size=3)
+    game = {"moves": [4, 0, 1], "values": {"0": UNKNOWN, "2": WIN}}
+    line = {"chunk": "random first 0:1", "check_nodes": 500, "games": [game]}
+    earlier.write_text(json.dumps(line) + "\n" + '{"chunk": "torn')
+    verdicts = earlier_verdicts([earlier], spec, 2000)  # another budget: only the proven verdict
+    assert verdicts == {spec.replay([4, 0]).array.tobytes(): WIN}
+    assert earlier_verdicts([earlier], spec, 500) == {spec.new_game().array.tobytes(): UNKNOWN, **verdicts}
+    line["games"].append({"moves": [4, 0], "values": {"2": LOSS}})  # the same position lost: a fault
+    earlier.write_text(json.dumps(line) + "\n")
+    with pytest.raises(SystemExit, match="proven won in one of .* and lost in the other"):
+        earlier_verdicts([earlier], spec, 500)
+    earlier.write_text('{"chunk": "x", "games": [{"moves": [4]}]}\n')
+    with pytest.raises(SystemExit, match="line 1: not a sweep's progress line"):
+        earlier_verdicts([earlier], spec, 500)
+    with pytest.raises(SystemExit, match="--verdicts-from .*missing"):
+        earlier_verdicts([tmp_path / "missing.jsonl"], spec, 500)
+
+
 def test_hex_perfect_play_plans_the_missing_openings_around_stored_chunks_of_any_size():
     import argparse
 
