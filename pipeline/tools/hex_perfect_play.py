@@ -80,6 +80,7 @@ from pipeline.runtime import interrupt
 from pipeline.runtime.locks import locked
 from pipeline.search.mcts import SearchConfig
 from pipeline.tactics.hex.book import book_for
+from pipeline.tactics.hex.solver import UNKNOWN
 
 
 def game_record(game: CheckedGame) -> dict:
@@ -120,8 +121,6 @@ def earlier_verdicts(paths: list[Path], spec, check_nodes: int) -> dict[bytes, i
     `check_nodes` (a line that does not say, from before the budget was written, counts as
     checked at it: name only files of the same budget). A position proven won in one file
     and lost in another is an error to look into, not a verdict to pick."""
-    from pipeline.tactics.hex.solver import UNKNOWN
-
     out: dict[bytes, int] = {}
     where: dict[bytes, Path] = {}
     for path in paths:
