@@ -27,6 +27,7 @@ from pathlib import Path
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
+from pipeline.runtime.pipe import run_main
 from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf
 from pipeline.tools.c6_no_blunder import leaves_vcf, safe_turn
 
@@ -140,4 +141,4 @@ def main(argv: list[str] | None = None) -> dict[str, int]:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

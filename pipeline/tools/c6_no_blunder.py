@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
+from pipeline.runtime.pipe import run_main
 from pipeline.search.evaluator import Evaluator, UniformEvaluator
 from pipeline.search.mcts import SearchConfig
 from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf
@@ -223,4 +224,4 @@ def main(argv: list[str] | None = None) -> dict[str, int]:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -42,6 +42,7 @@ import numpy as np
 from pipeline.bench.tactics import stopping_pairs, threat_windows
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
+from pipeline.runtime.pipe import run_main
 from pipeline.tactics.lines.solve import Proof, solve_vcf, solve_vct
 from pipeline.tools.c6_no_blunder import random_game
 
@@ -500,4 +501,4 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

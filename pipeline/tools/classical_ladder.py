@@ -23,6 +23,7 @@ import time
 from pipeline.games.base import GameSpec
 from pipeline.match.arena import match_records, result_of
 from pipeline.players.factory import make_player
+from pipeline.runtime.pipe import run_main
 
 
 def warm_up(spec: GameSpec, text: str) -> None:
@@ -96,4 +97,4 @@ def main(argv: list[str] | None = None) -> list[dict[str, object]]:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -18,6 +18,7 @@ import time
 import numpy as np
 
 from pipeline.games.base import COLUMNS, GameSpec
+from pipeline.runtime.pipe import run_main
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex import solver as hs
 from pipeline.tactics.hex.solve import new_dfpn_table, new_table
@@ -104,4 +105,4 @@ def main(argv: list[str] | None = None) -> np.ndarray:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

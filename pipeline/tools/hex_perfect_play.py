@@ -78,6 +78,7 @@ from pipeline.players.factory import (
 )
 from pipeline.runtime import interrupt
 from pipeline.runtime.locks import locked
+from pipeline.runtime.pipe import run_main
 from pipeline.search.mcts import SearchConfig
 from pipeline.tactics.hex.book import book_for
 from pipeline.tactics.hex.solver import UNKNOWN
@@ -532,4 +533,4 @@ def run_from_shell() -> None:
 
 
 if __name__ == "__main__":
-    run_from_shell()
+    run_main(run_from_shell)

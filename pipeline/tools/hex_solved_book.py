@@ -36,6 +36,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from pipeline.games.base import GameSpec
 from pipeline.match.perfect_play import all_openings
 from pipeline.players.factory import play_solver_nodes
+from pipeline.runtime.pipe import run_main
 from pipeline.search.hex_root_solver import HexRootSolver
 from pipeline.tactics.hex import dfpn as hd
 from pipeline.tactics.hex.book import SolvedBook, book_path, position_key
@@ -167,4 +168,4 @@ def main(argv: list[str] | None = None) -> SolvedBook:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

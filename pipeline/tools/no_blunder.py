@@ -30,6 +30,7 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.players.discovery import can_play, checkpoint_reach
 from pipeline.players.models import load_model
 from pipeline.players.search import player_evaluator
+from pipeline.runtime.pipe import run_main
 from pipeline.search.evaluator import Evaluator, UniformEvaluator
 from pipeline.search.forced import LOSS, TACTICS_VCF, tactical_verdict
 from pipeline.search.mcts import BatchedMCTS, SearchConfig
@@ -158,4 +159,4 @@ def main(argv: list[str] | None = None) -> dict[str, list[int]]:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

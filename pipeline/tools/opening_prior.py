@@ -27,6 +27,7 @@ import torch
 from pipeline.games.base import GameSpec
 from pipeline.nets.checkpoint import CheckpointError
 from pipeline.players.factory import make_player, play_search
+from pipeline.runtime.pipe import run_main
 from pipeline.search.tree import ACTION, PRIOR, VALUE, VISITS
 
 CENTRE = 5  # the side of the central square a first move should land in
@@ -133,4 +134,4 @@ def main(argv: list[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

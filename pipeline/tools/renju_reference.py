@@ -14,6 +14,7 @@ import argparse
 import time
 
 from pipeline.games.renju_reference import Comparison, compare
+from pipeline.runtime.pipe import run_main
 
 
 def main(argv: list[str] | None = None) -> Comparison:
@@ -48,4 +49,4 @@ def main(argv: list[str] | None = None) -> Comparison:
 
 
 if __name__ == "__main__":
-    main()
+    run_main(main)

@@ -21,6 +21,7 @@ import torch
 
 from pipeline.nets.checkpoint import CheckpointError, read_payload
 from pipeline.runtime.atomic import atomic_file
+from pipeline.runtime.pipe import run_main
 
 MIB = 1024 * 1024
 TRAINER_KEYS = ("optimizer",)  # what only training reads; players read the rest
@@ -56,4 +57,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_main(main)

@@ -19,6 +19,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.runtime.pipe import run_main
+
 MIB = 1024 * 1024
 TREE_BUDGET_MIB = 48.0  # what HEAD may weigh: a device trip carries 64 MiB with the runs' work folders
 FILE_LIMIT_MIB = 5.0  # one tracked file, outside the places below
@@ -85,4 +87,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_main(main)
