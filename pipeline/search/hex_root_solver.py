@@ -29,10 +29,10 @@ answered at once.
 
 In a search with a time limit (`BatchedMCTS.search(seconds=...)`, what the web app, `zero
 htp` and `zero play` run) the solver gets a share of that time, never an unbounded budget:
-the tree search stops at `1 - SOLVER_SHARE` of it (or at its simulations), the root solve
-runs until `REFUTE_SHARE` of what is left, the refutations until the end (each solve also
-within its node budget, in steps that read the clock: `solve.DEADLINE_STEP`). When time
-runs out, the search's move is played.
+the tree search stops at `1 - SOLVER_SHARE` of it (or at its simulations), the refutations
+run first, until `REFUTE_SHARE` of what is left, and the root solve until the end, with
+whatever the refutations did not use (each solve also within its node budget, in steps that
+read the clock: `solve.DEADLINE_STEP`). When time runs out, the search's move is played.
 """
 
 from __future__ import annotations
@@ -56,10 +56,10 @@ WON_BUDGET_FACTOR = 8
 REFUTE_BUDGET_DIVISOR = 10
 # A timed search's share of its time for the root solver (pipeline.search.mcts): the tree
 # search stops at the rest, and what the tree search leaves (it may stop at its simulations
-# first) goes to the solver too. Of the solver's time the last REFUTE_SHARE is the
-# refutations'.
+# first) goes to the solver too. Of the solver's time the first REFUTE_SHARE at most is the
+# refutations', the rest the root solve's (a won position is kept only by its proof).
 SOLVER_SHARE = 0.5
-REFUTE_SHARE = 1 / 3
+REFUTE_SHARE = 1 / 4
 # Boards remembered after proven wins before the memory starts afresh (a solver serves one
 # game of a batch, but self-play plays many games in turn in its slot).
 WON_BOARDS_KEPT = 1 << 16
