@@ -104,10 +104,10 @@ def sent_to(log: Path) -> list[list[str]]:
     return [p.read_text().splitlines() for p in sorted(log.parent.glob(f"{log.name}.*"))]
 
 
-def moves_of(spec, player, opponent, pairs=1, plies=1):
+def moves_of(spec, player, opponent, pairs=1, plies=1, seconds=None):
     recorder = Recorder(player)
     openings = paired_openings(spec, pairs, plies, np.random.default_rng(3))
-    records = play_lockstep(spec, recorder, opponent, openings, 0)
+    records = play_lockstep(spec, recorder, opponent, openings, 0, seconds=seconds)
     return records, recorder.moves
 
 
@@ -120,12 +120,18 @@ def test_our_engine_in_another_process_plays_as_the_model_in_process(protocol, t
         f"{protocol}[turn=30,startup=120]:{BIN / 'zero'} {command} --model {model} --simulations 12", spec
     )
     search = play_search(spec, 12)  # what the engine plays: on small Hex, the root solver too
+    # The engine thinks by time (its 30 s a turn; the search stops at its 12 simulations first),
+    # and so do the players in-process: on Hex a timed move schedules the root solver's work
+    # differently from an untimed one (refutations first), so only like compares with like.
+    seconds = 30.0
     try:
         # A full match each way: the engine second in game 0, first in game 1.
-        records, moves = moves_of(spec, make_player(model, spec, search), engine)
+        records, moves = moves_of(spec, make_player(model, spec, search), engine, seconds=seconds)
     finally:
         engine.close()
-    same, same_moves = moves_of(spec, make_player(model, spec, search), make_player(model, spec, search))
+    same, same_moves = moves_of(
+        spec, make_player(model, spec, search), make_player(model, spec, search), seconds=seconds
+    )
     assert [r.reason for r in records] == ["", ""]
     assert [r.player_first for r in records] == [True, False]
     assert moves == same_moves  # the very games the model plays against itself in-process
