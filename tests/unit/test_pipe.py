@@ -8,6 +8,8 @@ import pytest
 
 from pipeline.runtime.pipe import SIGPIPE_EXIT
 
+pytestmark = pytest.mark.unit
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # Enough output to outgrow the pipe's buffer after the reader has gone.
