@@ -516,7 +516,7 @@ class BatchedMCTS:
                     # won position is kept only by its proof, and the refutations' proofs (the
                     # children they settle) sit in the same table for it. Solving first and
                     # refuting until the end gave two wins of 400 back in the timed 8x8 sweep,
-                    # one with its proof 200 nodes short and 0.9 s spent on a refutation that
+                    # one with its proof a few hundred nodes short and 0.9 s spent on a refutation that
                     # proved nothing, one with 1.1 s of its time unused (RESULTS.md, Hex 8x8).
                     now = time.perf_counter()
                     window = now + max(0.0, end - now) / (len(games) - i)
@@ -533,8 +533,9 @@ class BatchedMCTS:
             visits[g][move] = total
 
     def _refute_root(self, g: int, solver: HexRootSolver, deadline: float | None = None) -> None:
-        """No proven win: while the search's move is proven to lose (the opponent wins after
-        it within the solver's refutation budget), mark it lost and check the next. The
+        """While the search's move is proven to lose (the opponent wins after it within the
+        solver's refutation budget), mark it lost and check the next (untimed: once the solve
+        proved no win; by time: before the solve). The
         8x8 sample against the 11x11 champion gave a win back at [7, 19, 18, 26, 37, 29]
         with a move refuted in 0.3 s, where the win itself needs 83,000 nodes (RESULTS.md,
         thirty-sixth session)."""
