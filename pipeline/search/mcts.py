@@ -505,26 +505,24 @@ class BatchedMCTS:
             solver = self.root_solver(g)
             move = known.get(g)
             if move is None or move not in tree.node_int[g, tree.root_children(g), ACTION]:
-                if end is None:
-                    move = None if solver.spent else solver.winning_move(self.roots[g], self.best_action(g))
-                    if move is None:
-                        self._refute_root(g, solver)
-                        continue
-                else:
+                window = None
+                if end is not None:
                     # By time, the refutations come first, within REFUTE_SHARE of the game's
                     # window, and the root's solve gets the rest, what they leave included: a
                     # won position is kept only by its proof, and the refutations' proofs (the
                     # children they settle) sit in the same table for it. Solving first and
                     # refuting until the end gave two wins of 400 back in the timed 8x8 sweep,
-                    # one with its proof a few hundred nodes short and 0.9 s spent on a refutation that
-                    # proved nothing, one with 1.1 s of its time unused (RESULTS.md, Hex 8x8).
+                    # one with its proof a few hundred nodes short and 0.9 s spent on a refutation
+                    # that proved nothing, one with 1.1 s of its time unused (RESULTS.md, Hex 8x8).
                     now = time.perf_counter()
                     window = now + max(0.0, end - now) / (len(games) - i)
                     solver.lost = False  # the last position's verdict: this one is not yet solved
                     self._refute_root(g, solver, now + (window - now) * REFUTE_SHARE)
-                    move = None if solver.spent else solver.winning_move(self.roots[g], self.best_action(g), window)
-                    if move is None:
-                        continue
+                move = None if solver.spent else solver.winning_move(self.roots[g], self.best_action(g), window)
+                if move is None:
+                    if end is None:
+                        self._refute_root(g, solver)
+                    continue
             if move not in tree.node_int[g, tree.root_children(int(g)), ACTION]:
                 continue
             prove_move(tree.node_int, tree.node_float, int(g), 0, move, SOLVED_WIN, False)
