@@ -10,6 +10,15 @@ The book is written after every position (atomically), so a stopped run resumes 
 was; `--retry` solves again, with this run's budget, the positions an earlier run left
 unsettled. Each worker keeps its own transposition table across its positions.
 
+`--positions-from PROGRESS... --slower-than S` solves, instead of every opening, the positions
+the champion met in `hex_perfect_play` sweeps (their progress files) on which its move took
+at least S seconds, leaving out those the sweep's checker proved lost for it: on 8x8, where
+the two-stone openings mostly need more than 50,000 nodes (17 took 731 CPU s, 16 unsettled),
+the book then holds the positions where a move's time does not reach the proof:
+
+    python -m pipeline.tools.hex_solved_book --size 8 --nodes 50000 --slower-than 4 --positions-from \
+        reports/hex-perfect-play/hex8-timed-refute-first.jsonl reports/hex-perfect-play/hex8-timed.jsonl
+
 `--changed PROGRESS --write FILE` lists the openings of a `hex_perfect_play` sweep (its
 progress file) where the book now changes the champion's play: a position of the
 champion's in the book with another move than the one it played, which the root solver
@@ -99,6 +108,26 @@ def changed_openings(
     return openings
 
 
+def slow_positions(progress: list[Path], slower_than: float) -> list[list[int]]:
+    """The move sequences to the champion's positions in these sweeps where its move took at
+    least `slower_than` seconds, in the order met, each once; the positions the sweep's checker
+    proved lost for the champion are left out (the book keeps winning moves), and those it
+    proved won come first (their proofs are within its budget; the others may not be)."""
+    found: dict[tuple[int, ...], int] = {}
+    for path in progress:
+        for line in path.read_text().splitlines():
+            try:
+                games = json.loads(line)["games"]
+            except (json.JSONDecodeError, KeyError):
+                continue  # a line cut by a crash
+            for game in games:
+                plies = sorted((int(p), v) for p, v in game["values"].items())
+                for (ply, value), seconds in zip(plies, game.get("seconds", []), strict=False):
+                    if seconds >= slower_than and value != hd.LOSS:
+                        found[tuple(game["moves"][:ply])] = value
+    return [list(moves) for moves, _ in sorted(found.items(), key=lambda item: item[1] != hd.WIN)]
+
+
 def main(argv: list[str] | None = None) -> SolvedBook:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=7)
@@ -111,6 +140,16 @@ def main(argv: list[str] | None = None) -> SolvedBook:
         "--changed", type=Path, default=None, help="a sweep's progress file: list what the book changes"
     )
     parser.add_argument("--write", type=Path, default=None, help="with --changed: write those openings here (JSON)")
+    parser.add_argument(
+        "--positions-from",
+        type=Path,
+        nargs="+",
+        default=None,
+        help="sweeps' progress files: solve the champion's slow positions in them instead of every opening",
+    )
+    parser.add_argument(
+        "--slower-than", type=float, default=4.0, help="with --positions-from: a move at least this long (s)"
+    )
     args = parser.parse_args(argv)
     if args.stones < 1 or args.nodes < 1 or args.workers < 1:
         parser.error("--stones, --nodes and --workers take at least 1")
@@ -120,6 +159,9 @@ def main(argv: list[str] | None = None) -> SolvedBook:
     except ValueError as e:
         parser.error(str(e))
     out = args.out or book_path(spec)
+    missing = [p for p in args.positions_from or [] if not p.is_file()]
+    if missing:
+        parser.error(f"no such progress file: {missing[0]}")
     if args.changed is not None:
         if not out.is_file():
             parser.error(f"no book at {out}")
@@ -129,11 +171,22 @@ def main(argv: list[str] | None = None) -> SolvedBook:
     book.nodes = max(book.nodes, args.nodes)
     done = set(book.moves) | book.lost | (set() if args.retry else book.unsettled)
     todo = []
-    for opening in all_openings(spec, args.stones):
-        state = spec.replay(opening)
-        if position_key(state.array, spec.cells) not in done:
+    if args.positions_from:
+        candidates = slow_positions(args.positions_from, args.slower_than)
+        what = f"positions the champion took at least {args.slower_than:g} s on"
+    else:
+        candidates = all_openings(spec, args.stones)
+        what = f"openings of {args.stones} stones"
+    for opening in candidates:
+        try:
+            state = spec.replay(opening)
+        except ValueError as e:
+            parser.error(f"{opening}: not a position of {spec}: {e}")
+        keys = (position_key(state.array, spec.cells), position_key(state.array, spec.cells, turned=True))
+        if not any(k in done for k in keys):
+            done.add(keys[0])  # the same position met twice (or half-turned) is solved once
             todo.append((opening, state.array.copy()))
-    print(f"{spec}: {len(todo)} openings of {args.stones} stones to solve at {args.nodes} nodes, -> {out}")
+    print(f"{spec}: {len(todo)} {what} to solve at {args.nodes} nodes, -> {out}")
 
     def record(opening: list[int], value: int, move: int) -> None:
         key = position_key(states[tuple(opening)], spec.cells)

@@ -125,3 +125,32 @@ def test_a_sweep_of_listed_openings_says_what_is_wrong_with_the_list(tmp_path):
         bad.write_text(text)
         with pytest.raises(SystemExit, match="not a JSON list of move lists"):
             hex_perfect_play.main(["--openings-file", str(bad), "--vs", "random"])
+
+
+def test_a_book_of_the_slow_positions_of_a_sweep(tmp_path):
+    """`--positions-from`: the champion's positions where its move took at least
+    `--slower-than` seconds, the won ones first, those the checker proved lost left out, one
+    entry for a position met twice or half-turned; each solved and its winning move stored."""
+    spec = GameSpec.parse("hex:4")
+    games = [  # values and seconds: the champion's plies, in order
+        {"first": True, "won": True, "moves": [5, 10, 6, 9], "values": {"2": 0, "4": 1}, "seconds": [4.5, 0.1]},
+        {"first": True, "won": True, "moves": [5, 10, 6, 9], "values": {"2": 0, "4": 1}, "seconds": [4.2, 4.9]},
+        {"first": False, "won": False, "moves": [0, 15, 1], "values": {"1": -1, "3": 0}, "seconds": [5.0, 4.0]},
+        {"first": True, "won": True, "moves": [10, 5], "values": {"2": 0}, "seconds": [4.1]},  # [5, 10] turned
+        {"first": True, "won": True, "moves": [3, 12], "values": {"2": 0}, "seconds": [3.9]},
+    ]
+    progress = tmp_path / "sweep.jsonl"
+    progress.write_text(json.dumps({"chunk": "pure:1 first 0:4", "games": games}) + "\ncut by a cra")
+    assert hex_solved_book.slow_positions([progress], 4.0) == [[5, 10, 6, 9], [5, 10], [0, 15, 1], [10, 5]]
+    out = tmp_path / "hex-4x4.json"
+    book = hex_solved_book.main(
+        ["--size", "4", "--nodes", "20000", "--positions-from", str(progress), "--slower-than", "4", "--out", str(out)]
+    )
+    assert len(book.moves) + len(book.lost) + len(book.unsettled) == 3 and not book.unsettled
+    for (to_move, black, white), move in book.moves.items():
+        position = from_key(spec, black, white)
+        child = position.copy().apply(move)
+        assert position.current_player == to_move
+        assert child.winner == to_move or value(child) == hd.LOSS
+    with pytest.raises(SystemExit):
+        hex_solved_book.main(["--size", "4", "--positions-from", str(tmp_path / "none.jsonl"), "--out", str(out)])
