@@ -93,6 +93,19 @@ def test_the_shipped_7x7_book_has_the_opening_once_given_back():
     assert move is not None and move != 35  # (its proof takes DFPN about 100 s: the 4x4 book checks every move)
 
 
+def test_the_shipped_8x8_book_answers_the_position_the_timed_sweep_gave_back():
+    """8x8 (23, 37, 49, 20, 14), white to move: won, but its proof needs 20,000-50,000 nodes,
+    past 5 s of a cold core; the first timed sweep dropped the win there (RESULTS.md, the
+    forty-ninth session). From the book the root solver has the winning move with no budget."""
+    spec = GameSpec.parse("hex:8")
+    book = book_for(spec)
+    assert book is not None and book.nodes >= 50_000
+    position = after(spec, [23, 37, 49, 20, 14])
+    move = book.winning_move(position.array)
+    assert move is not None and move in position.legal_actions()
+    assert HexRootSolver(spec, budget=1).winning_move(position.array, preferred=-1) == move
+
+
 def test_the_openings_a_book_changes_are_those_where_the_champion_played_another_move(small_book, tmp_path):
     """Listed: a game whose move in a book position neither is the book's nor is proven to
     win (the root solver would now play the book's). Not listed: the book's move, another
