@@ -71,6 +71,18 @@ def solve_opening(spec_text: str, opening: list[int], nodes: int) -> tuple[list[
     return opening, int(v), int(move), time.perf_counter() - t
 
 
+def sweep_games(progress: Path) -> list[dict]:
+    """The games of a `hex_perfect_play` progress file, in order (a line torn by a stop is
+    left out, as the sweep itself drops it)."""
+    games: list[dict] = []
+    for line in progress.read_text().splitlines():
+        try:
+            games += json.loads(line)["games"]
+        except json.JSONDecodeError:
+            continue
+    return games
+
+
 def changed_openings(
     book: SolvedBook, progress: Path, write: Path | None, solver_nodes: int | None = None
 ) -> list[list[int]]:
@@ -82,12 +94,7 @@ def changed_openings(
     solver = HexRootSolver(spec, play_solver_nodes(spec) if solver_nodes is None else solver_nodes)
     solver.book = book
     changed: dict[tuple[int, ...], None] = {}
-    records = []
-    for line in progress.read_text().splitlines():
-        try:
-            records += json.loads(line)["games"]
-        except json.JSONDecodeError:
-            continue
+    records = sweep_games(progress)
     games = len(records)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns) as bar:
@@ -115,16 +122,11 @@ def slow_positions(progress: list[Path], slower_than: float) -> list[list[int]]:
     proved won come first (their proofs are within its budget; the others may not be)."""
     found: dict[tuple[int, ...], int] = {}
     for path in progress:
-        for line in path.read_text().splitlines():
-            try:
-                games = json.loads(line)["games"]
-            except (json.JSONDecodeError, KeyError):
-                continue  # a line cut by a crash
-            for game in games:
-                plies = sorted((int(p), v) for p, v in game["values"].items())
-                for (ply, value), seconds in zip(plies, game.get("seconds", []), strict=False):
-                    if seconds >= slower_than and value != hd.LOSS:
-                        found[tuple(game["moves"][:ply])] = value
+        for game in sweep_games(path):
+            plies = sorted((int(p), v) for p, v in game["values"].items())
+            for (ply, value), seconds in zip(plies, game.get("seconds", []), strict=False):
+                if seconds >= slower_than and value != hd.LOSS:
+                    found[tuple(game["moves"][:ply])] = value
     return [list(moves) for moves, _ in sorted(found.items(), key=lambda item: item[1] != hd.WIN)]
 
 
@@ -172,7 +174,10 @@ def main(argv: list[str] | None = None) -> SolvedBook:
     done = set(book.moves) | book.lost | (set() if args.retry else book.unsettled)
     todo = []
     if args.positions_from:
-        candidates = slow_positions(args.positions_from, args.slower_than)
+        try:
+            candidates = slow_positions(args.positions_from, args.slower_than)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            parser.error(f"--positions-from: not a sweep's progress file ({error!r})")
         what = f"positions the champion took at least {args.slower_than:g} s on"
     else:
         candidates = all_openings(spec, args.stones)

@@ -167,3 +167,6 @@ def test_a_book_of_the_slow_positions_of_a_sweep(tmp_path):
         assert child.winner == to_move or value(child) == hd.LOSS
     with pytest.raises(SystemExit):
         hex_solved_book.main(["--size", "4", "--positions-from", str(tmp_path / "none.jsonl"), "--out", str(out)])
+    (tmp_path / "other.jsonl").write_text('{"rows": []}\n')
+    with pytest.raises(SystemExit):
+        hex_solved_book.main(["--size", "4", "--positions-from", str(tmp_path / "other.jsonl"), "--out", str(out)])
