@@ -49,6 +49,23 @@ def save_payload(
     return Path(path)
 
 
+TRAINER_KEYS = ("optimizer",)  # what only training reads; a player reads the rest
+
+
+def write_player_copy(source: Path, dest: Path) -> tuple[int, int]:
+    """`source` written to `dest` without what only training reads (the optimiser's state:
+    twice the weights' bytes); (bytes before, after). A CheckpointError when `source` is not
+    a checkpoint of a player."""
+    payload = read_payload(source, None)
+    if "state_dict" not in payload or "game" not in payload:
+        raise CheckpointError(f"{source}: not a checkpoint of a player (no game or weights)")
+    kept = {key: value for key, value in payload.items() if key not in TRAINER_KEYS}
+    Path(dest).parent.mkdir(parents=True, exist_ok=True)
+    with atomic_file(dest) as f:
+        torch.save(kept, f)
+    return Path(source).stat().st_size, Path(dest).stat().st_size
+
+
 def read_payload(path: Path, expected: str | None, data: bytes | None = None) -> dict[str, Any]:
     """The saved dictionary of a checkpoint of format `expected` (any format when None),
     or a CheckpointError."""

@@ -10,11 +10,11 @@ Layout of a run folder:
 
     params.yaml          the run's params (the only file a new run needs)
     snapshot/            the last finished generation: models/learner.pt (with its optimiser
-                         state), models/champion.pt (left out when it is the same file as
-                         the learner, or a promoted one under champions/: then
-                         models/champion.ref names that file, which `dvc pull` fetches on
-                         a new machine), models/state.json, reports/games.csv,
-                         data/replay/gen-NNNN/ (the window): the resume point, in git
+                         state), models/champion.pt (its weights only; left out when it is
+                         the same file as the learner), models/state.json, reports/games.csv,
+                         data/replay/gen-NNNN/ (the window): the resume point, in git, whole
+                         (snapshots written before 2026-12-06 may hold models/champion.ref
+                         instead, naming a file under champions/ that `dvc pull` fetches)
     champions/           every promoted champion (gen-NNNN.pt), kept as it is promoted; a
                          DVC output (champions.dvc in git, the files in the DVC cache and
                          remote), never committed to git
@@ -165,21 +165,19 @@ def kept_champion_source(run: RunFolder, snapshot: Path) -> Path:
 
 def save(run: RunFolder, paths: Paths, window: int) -> int:
     """Snapshot the workspace's last finished generation into the run folder; returns it.
-    The champion is left out when it is the learner's file or a promoted champion kept
-    under `champions/` (a DVC output; CHAMPION_REF names it): the resume point in git holds
-    one net, not two."""
+    The champion is left out when it is the learner's file (`restore` copies the learner
+    back), else kept as a player's copy: the resume point in git holds the learner with its
+    moments and the champion's weights, everything the next generation needs."""
     state = load_state(paths)
     keep_champion(run, paths, state.champion_generation)
     staging = run.path / "snapshot.tmp"
     shutil.rmtree(staging, ignore_errors=True)
-    promoted = run.champion_file(state.champion_generation)
     for name in SNAPSHOT_FILES:
         source = paths.root / name
         if name == CHAMPION and same_file_contents(source, paths.root / LEARNER):
             continue  # `restore` copies the learner back: half the bytes of every committed snapshot
-        if name == CHAMPION and same_file_contents(source, promoted):
-            (staging / CHAMPION_REF).parent.mkdir(parents=True, exist_ok=True)
-            (staging / CHAMPION_REF).write_text(str(promoted.relative_to(run.path)) + "\n")
+        if name == CHAMPION and source.is_file():
+            save_champion(source, staging / name)
             continue
         if source.is_file():
             (staging / name).parent.mkdir(parents=True, exist_ok=True)
@@ -203,6 +201,20 @@ def save(run: RunFolder, paths: Paths, window: int) -> int:
         info["open_stretch"]["saved"] = time.time()
     write_json(run.manifest, info)
     return state.generation
+
+
+def save_champion(source: Path, dest: Path) -> None:
+    """The champion in the snapshot as a player's copy (weights, no optimiser state: a third
+    of the learner's bytes). It is what the next gate plays, so the resume point in git must
+    hold it: a DVC remote does not always travel with the clone (a local one stays on the
+    machine that pushed). A file that is not a checkpoint is copied as it is."""
+    from pipeline.nets.checkpoint import CheckpointError, write_player_copy
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        write_player_copy(source, dest)
+    except CheckpointError:
+        shutil.copyfile(source, dest)
 
 
 def same_file_contents(a: Path, b: Path) -> bool:

@@ -17,26 +17,15 @@ import argparse
 import sys
 from pathlib import Path
 
-import torch
-
-from pipeline.nets.checkpoint import CheckpointError, read_payload
-from pipeline.runtime.atomic import atomic_file
+from pipeline.nets.checkpoint import CheckpointError, write_player_copy
 from pipeline.runtime.pipe import run_main
 
 MIB = 1024 * 1024
-TRAINER_KEYS = ("optimizer",)  # what only training reads; players read the rest
 
 
 def ship(source: Path, dest: Path) -> tuple[int, int]:
     """Write `source` to `dest` without what only training reads; (bytes before, after)."""
-    payload = read_payload(source, None)
-    if "state_dict" not in payload or "game" not in payload:
-        raise CheckpointError(f"{source}: not a checkpoint of a player (no game or weights)")
-    kept = {key: value for key, value in payload.items() if key not in TRAINER_KEYS}
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_file(dest) as f:
-        torch.save(kept, f)
-    return source.stat().st_size, dest.stat().st_size
+    return write_player_copy(source, dest)
 
 
 def main(argv: list[str] | None = None) -> int:

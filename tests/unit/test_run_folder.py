@@ -117,36 +117,75 @@ def test_a_snapshot_keeps_the_champion_once_when_it_is_the_learner(tmp_path):
     assert again.champion.read_bytes() == b"older weights"
 
 
-def test_a_promoted_champion_is_in_the_snapshot_by_name_only(tmp_path):
-    """A champion kept under champions/ (a DVC output) is not saved again in the snapshot in
-    git: the snapshot names it, and a machine without it is told how to fetch it."""
+def learner_checkpoint(path: Path, generation: int) -> Path:
+    """A tiny real checkpoint with its Adam moments, as a run's learner and champions are."""
+    import torch
+
+    from pipeline.games.base import GameSpec
+    from pipeline.nets.checkpoint import save_checkpoint
+    from pipeline.nets.resnet import NetSpec, PolicyValueNet
+
+    torch.manual_seed(generation)
+    spec = GameSpec.parse("gomoku:5x5:k4")
+    net = PolicyValueNet(spec, NetSpec(blocks=1, channels=8, value_hidden=8))
+    opt = torch.optim.Adam(net.parameters())
+    logits, value = net(torch.randn(2, spec.planes, 5, 5))
+    (logits.sum() + value.sum()).backward()
+    opt.step()
+    return save_checkpoint(path, net, {"generation": generation}, optimizer=opt.state_dict())
+
+
+def test_a_promoted_champion_travels_in_the_snapshot_without_its_moments(tmp_path):
+    """The champion the next gate plays is in the resume point in git, as a player's copy
+    (no optimiser state): a fresh clone on a machine without the DVC remote resumes."""
+    import torch
+
+    from pipeline.nets.checkpoint import load_checkpoint
+
+    run, paths = new_run(tmp_path)
+    learner_checkpoint(paths.learner, 4)
+    learner_checkpoint(paths.champion, 3)
+    save_state(paths, State(generation=4, champion_generation=3))
+    save(run, paths, window=0)
+    assert (run.champions / "gen-0003.pt").read_bytes() == paths.champion.read_bytes()
+    kept = run.snapshot / "models" / "champion.pt"
+    assert kept.stat().st_size < paths.champion.stat().st_size  # the moments left out
+    assert "optimizer" not in torch.load(kept, weights_only=True)
+
+    # A fresh clone, nothing fetched by DVC: the snapshot alone restores the champion's weights.
+    champion_weights = paths.champion.read_bytes()
+    shutil.rmtree(paths.root)
+    shutil.rmtree(run.champions)
+    workspace, _ = restore(run)
+    restored, meta = load_checkpoint(workspace.champion, None)
+    (tmp_path / "was.pt").write_bytes(champion_weights)
+    original, _ = load_checkpoint(tmp_path / "was.pt", None)
+    assert meta == {"generation": 3}
+    for name, value in original.state_dict().items():
+        assert torch.equal(restored.state_dict()[name], value)
+    assert workspace.learner.read_bytes() == (run.snapshot / "models" / "learner.pt").read_bytes()
+
+
+def test_an_older_snapshot_that_names_its_champion_says_how_to_fetch_it(tmp_path):
+    """Snapshots written before the champion travelled in them hold models/champion.ref: the
+    file it names is used when it is here, else one line says what to run."""
     run, paths = new_run(tmp_path)
     paths.learner.write_bytes(b"the learner")
     paths.champion.write_bytes(b"champion 3")
     save_state(paths, State(generation=4, champion_generation=3))
     save(run, paths, window=0)
-    assert (run.champions / "gen-0003.pt").read_bytes() == b"champion 3"
-    assert not (run.snapshot / "models" / "champion.pt").exists()
-    assert (run.snapshot / "models" / "champion.ref").read_text() == "champions/gen-0003.pt\n"
+    (run.snapshot / "models" / "champion.pt").unlink()
+    (run.snapshot / "models" / "champion.ref").write_text("champions/gen-0003.pt\n")
 
     shutil.rmtree(paths.root)
     workspace, _ = restore(run)
     assert workspace.champion.read_bytes() == b"champion 3"
     assert workspace.learner.read_bytes() == b"the learner"
 
-    # A fresh clone before `dvc pull`: one line that says what to run.
     shutil.rmtree(workspace.root)
     shutil.rmtree(run.champions)
     with pytest.raises(RunError, match=r"champions.dvc`, then resume"):
         restore(run)
-
-    # Generation 0's champion (the start net, never promoted) stays in the snapshot.
-    paths.models.mkdir(parents=True)
-    paths.champion.write_bytes(b"the start")
-    save_state(paths, State(generation=1, champion_generation=0))
-    save(run, paths, window=0)
-    assert (run.snapshot / "models" / "champion.pt").read_bytes() == b"the start"
-    assert not (run.snapshot / "models" / "champion.ref").exists()
 
 
 def test_a_runs_champions_are_dvc_outputs_not_git_files(tmp_path):
