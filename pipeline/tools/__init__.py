@@ -16,6 +16,9 @@ Each entry: the tool, what it measures, and the command of its figure.
   had a VCF, the budget that sees it, a saving turn if any
       python -m pipeline.tools.c6_loss_audit \\
           reports/runs/connect6-19x19-defence/matches/gen-0046-vs-init-80.json --colour white
+- `gomoku_loss_audit`: where a Gomoku match was lost: the loser's move after which the winner
+  had a VCF or VCT all the way to the end, and the moves there that leave none
+      python -m pipeline.tools.gomoku_loss_audit reports/gomoku-15x15-defence/gen31-vs-classical9-20.json
 - `c6_no_blunder`: Connect6 turns that leave the opponent a VCF, on 1,000 positions where
   passing loses and some turn does not, tactics on and off
       python -m pipeline.tools.c6_no_blunder --suite tests/tactics/connect6_defence.txt
@@ -62,6 +65,7 @@ TOOLS = (
     "c6_no_blunder",
     "c6_vct_suite",
     "classical_ladder",
+    "gomoku_loss_audit",
     "hex_opening_table",
     "hex_perfect_play",
     "hex_solved_book",

@@ -453,3 +453,26 @@ def test_hex_perfect_play_sweep_in_worker_processes_plays_the_serial_games(capsy
     pattern = r"random, first player: \d/5 openings, \d won, 0 wins dropped \(\d+ s(; \d chunks left, .* pace)?\)"
     assert len(lines_matching(out, pattern)) == 3
     assert len(progress.read_text().splitlines()) == 3
+
+
+def test_gomoku_loss_audit(capsys, tmp_path):
+    # Two of the shipped freestyle net's games lost to classical:9, as the full audit reports
+    # them: in game 3 black's 23rd move left white a VCF and no move there leaves none; in game
+    # 6 white's 16th move left black a VCT that l10 or m10 would not have.
+    match = json.loads((REPO / "reports/gomoku-15x15-defence/gen31-vs-classical9-20.json").read_text())
+    match["records"] = [r for r in match["records"] if r["game"] in (2, 3, 6)]
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(match))
+    counts, out = run(capsys, "gomoku_loss_audit", str(path))
+    assert counts == {"games": 2, "no saving move": 1, "a saving move found": 1}  # game 2 was won
+    assert lines_matching(
+        out,
+        r"game   3 \(lost as black, 26 plies\): move 23 \(b8\) left a VCF at 20,000 nodes; "
+        r"moves that leave none: none",
+    )
+    assert lines_matching(out, r"game   6 \(lost as white, 23 plies\): move 16 \(h10\) left a VCT .*: l10, m10")
+    _, out = run(capsys, "gomoku_loss_audit", str(path), "--colour", "white", "--loser", "classical:9")
+    assert out.strip() == "classical:9 lost no game as white"
+    (tmp_path / "notes.json").write_text("{}")
+    with pytest.raises(SystemExit):
+        run(capsys, "gomoku_loss_audit", str(tmp_path / "notes.json"))

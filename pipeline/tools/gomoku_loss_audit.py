@@ -1,0 +1,142 @@
+"""Where a Gomoku match was lost: for each game one player lost, the first of its moves after
+which the winner had a forced win the threat solvers see (a VCF, else a VCT, at `--budget`
+nodes) all the way to the end, and whether another move there left the winner none (issue 78:
+is the loss tactical, which a deeper root guard would save, or was the game gone before any
+threat sequence the solvers see?).
+
+    python -m pipeline.tools.gomoku_loss_audit reports/gomoku-15x15-defence/gen31-vs-classical9-20.json
+
+The match file is `zero evaluate --json`'s. From the game's end the audit walks back over the
+winner's turns while the winner, to move, has a VCF or VCT at the budget: the loser's move
+just before the earliest such turn is its losing move. There every legal move within
+`--radius` cells of a stone is tried, and kept as saving when the winner, to move after it,
+has neither (a win at once counts as saving too). "No saving move" means the game was lost
+earlier than any sequence the solvers see at that budget: to the judgement of the moves
+before, or to a longer sequence. Printed, per game: the plies, the losing move, the
+solver that sees the win after it, the saving moves found; then the counts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+from pipeline.games.base import GameSpec, GameState
+from pipeline.runtime.pipe import run_main
+from pipeline.tactics.lines.solve import prove
+
+BUDGET = 20_000
+RADIUS = 2
+
+
+def forced_win(state: GameState, budget: int) -> str | None:
+    """`vcf` or `vct` when the player to move has that forced win within `budget`, else None."""
+    for kind in ("vcf", "vct"):
+        if prove(state, kind, budget) is not None:
+            return kind
+    return None
+
+
+def near_stones(spec: GameSpec, moves: list[int], radius: int) -> set[int]:
+    """Cells within `radius` (king moves) of any stone played."""
+    cells: set[int] = set()
+    for move in moves:
+        r, c = divmod(move, spec.width)
+        for dr in range(-radius, radius + 1):
+            for dc in range(-radius, radius + 1):
+                if 0 <= r + dr < spec.height and 0 <= c + dc < spec.width:
+                    cells.add((r + dr) * spec.width + c + dc)
+    return cells
+
+
+def saving_moves(spec: GameSpec, moves: list[int], budget: int, radius: int) -> list[int]:
+    """The moves of the player to move after `moves` that leave the other side no forced win."""
+    before = spec.replay(moves)
+    legal = set(int(a) for a in before.legal_actions()) & near_stones(spec, moves, radius)
+    found = []
+    for action in sorted(legal):
+        after = before.copy()
+        after.apply(action)
+        if after.is_terminal or forced_win(after, budget) is None:
+            found.append(action)
+    return found
+
+
+def audit_game(spec: GameSpec, record: dict, loser: str, budget: int, radius: int) -> dict:
+    """The losing move of one game `loser` lost (see the module's docstring)."""
+    moves = [spec.parse_action(m) for m in record["moves"]]
+    loser_colour = 0 if record["black"] == loser else 1
+    opening = len(record["opening"])
+    earliest: tuple[int, str] | None = None
+    for ply in range(len(moves) - 1, opening - 1, -1):
+        if ply % 2 == loser_colour:
+            continue  # the winner moves at the other plies
+        kind = forced_win(spec.replay(moves[:ply]), budget)
+        if kind is None:
+            break
+        earliest = (ply, kind)
+    row: dict = {"game": record["game"], "loser_colour": "black" if loser_colour == 0 else "white", "plies": len(moves)}
+    if earliest is None or earliest[0] - 1 < opening:
+        row.update(losing_ply=None, kind=earliest[1] if earliest else None, saving=[])
+        return row
+    ply, kind = earliest
+    row.update(losing_ply=ply - 1, kind=kind, saving=saving_moves(spec, moves[: ply - 1], budget, radius))
+    row["played"] = moves[ply - 1]
+    return row
+
+
+def describe(spec: GameSpec, row: dict, budget: int) -> str:
+    head = f"game {row['game']:>3} (lost as {row['loser_colour']}, {row['plies']} plies):"
+    if row["losing_ply"] is None:
+        seen = f"a {row['kind'].upper()} from the opening on" if row["kind"] else "no forced win seen before the end"
+        return f"{head} {seen} at {budget:,} nodes"
+    saving = ", ".join(spec.action_name(a) for a in row["saving"][:8]) or "none"
+    more = f" (+{len(row['saving']) - 8})" if len(row["saving"]) > 8 else ""
+    return (
+        f"{head} move {row['losing_ply'] + 1} ({spec.action_name(row['played'])}) left a "
+        f"{row['kind'].upper()} at {budget:,} nodes; moves that leave none: {saving}{more}"
+    )
+
+
+def main(argv: list[str] | None = None) -> dict[str, int]:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("match", type=Path, help="a `zero evaluate --json` file of a Gomoku match")
+    parser.add_argument("--loser", default=None, help="whose lost games: the match's player (default) or opponent")
+    parser.add_argument("--colour", choices=["black", "white"], default=None, help="only the games it lost as this")
+    parser.add_argument("--budget", type=int, default=BUDGET, help="nodes of each VCF or VCT search")
+    parser.add_argument("--radius", type=int, default=RADIUS, help="the saving moves tried: this close to a stone")
+    args = parser.parse_args(argv)
+    if not args.match.is_file():
+        parser.error(f"no match file at {args.match}")
+    try:
+        data = json.loads(args.match.read_text())
+        spec = GameSpec.parse(data["game"])
+        records = data["records"]
+    except (ValueError, KeyError, TypeError):
+        parser.error(f"{args.match} is not a `zero evaluate --json` file with its records")
+    if spec.game != "gomoku":
+        parser.error(f"{data['game']} is not Gomoku")
+    loser = args.loser or data["player"]
+    if loser not in (data["player"], data["opponent"]):
+        parser.error(f"--loser {loser}: the match is {data['player']} against {data['opponent']}")
+    lost_score = 0.0 if loser == data["player"] else 1.0  # a record's score is the match player's
+    counts: Counter[str] = Counter()
+    for record in records:
+        mine = "black" if record["black"] == loser else "white"
+        if record["score"] != lost_score or (args.colour and args.colour != mine):
+            continue
+        row = audit_game(spec, record, loser, args.budget, args.radius)
+        print(describe(spec, row, args.budget), flush=True)
+        counts["games"] += 1
+        if row["losing_ply"] is not None:
+            counts["a saving move found" if row["saving"] else "no saving move"] += 1
+    if not counts:
+        print(f"{loser} lost no game" + (f" as {args.colour}" if args.colour else ""))
+    else:
+        print(", ".join(f"{k}: {v}" for k, v in counts.items()))
+    return dict(counts)
+
+
+if __name__ == "__main__":
+    run_main(main)
