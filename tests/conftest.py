@@ -193,3 +193,27 @@ def pytest_terminal_summary(terminalreporter, config):
         f"numba: {sum(compiled.values())} kernel signatures compiled by the tests, not loaded from the cache "
         f"(`make install` warms it up: python -m pipeline.bench.warmup): {names}"
     )
+
+
+@pytest.fixture
+def learner_checkpoint():
+    """Writes a tiny real learner checkpoint (Gomoku 5x5, one block) with its Adam moments
+    after one step, as a run's learner and champions are: `make(path, generation)` returns
+    (the file, the net)."""
+    import torch
+
+    from pipeline.games.base import GameSpec
+    from pipeline.nets.checkpoint import save_checkpoint
+    from pipeline.nets.resnet import NetSpec, PolicyValueNet
+
+    def make(path: Path, generation: int):
+        torch.manual_seed(generation)
+        spec = GameSpec.parse("gomoku:5x5:k4")
+        net = PolicyValueNet(spec, NetSpec(blocks=1, channels=8, value_hidden=8))
+        opt = torch.optim.Adam(net.parameters())
+        logits, value = net(torch.randn(2, spec.planes, 5, 5))
+        (logits.sum() + value.sum()).backward()
+        opt.step()
+        return save_checkpoint(path, net, {"generation": generation}, optimizer=opt.state_dict()), net
+
+    return make

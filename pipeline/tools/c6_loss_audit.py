@@ -20,15 +20,14 @@ budget that sees it, the threat before it and the saving turn found; then the co
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from collections import Counter
-from pathlib import Path
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
 from pipeline.runtime.pipe import run_main
 from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf
+from pipeline.tools._lost_games import add_match_arguments, lost_games, print_counts
 from pipeline.tools.c6_no_blunder import leaves_vcf, safe_turn
 
 BUDGETS = (200, 2_000, 20_000, 200_000)
@@ -105,27 +104,13 @@ def describe(spec: GameSpec, row: dict, budgets: tuple[int, ...]) -> str:
 
 def main(argv: list[str] | None = None) -> dict[str, int]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("match", type=Path, help="a `zero evaluate --json` file of a Connect6 match")
-    parser.add_argument("--loser", default=None, help="whose lost games: the match's player (default) or opponent")
-    parser.add_argument("--colour", choices=["black", "white"], default=None, help="only the games it lost as this")
+    add_match_arguments(parser, "Connect6")
     parser.add_argument("--budgets", type=int, nargs="+", default=list(BUDGETS), help="solver budgets, rising")
     args = parser.parse_args(argv)
-    if not args.match.is_file():
-        parser.error(f"no match file at {args.match}")
-    data = json.loads(args.match.read_text())
-    spec = GameSpec.parse(data["game"])
-    if spec.game != "connect6":
-        parser.error(f"{data['game']} is not Connect6")
+    spec, loser, records = lost_games(parser, args, "connect6", "Connect6")
     budgets = tuple(sorted(args.budgets))
-    loser = args.loser or data["player"]
-    if loser not in (data["player"], data["opponent"]):
-        parser.error(f"--loser {loser}: the match is {data['player']} against {data['opponent']}")
-    lost_score = 0.0 if loser == data["player"] else 1.0  # a record's score is the match player's
     counts: Counter[str] = Counter()
-    for record in data["records"]:
-        mine = "black" if record["black"] == loser else "white"
-        if record["score"] != lost_score or (args.colour and args.colour != mine):
-            continue
+    for record in records:
         row = audit_game(spec, record, loser, budgets)
         print(describe(spec, row, budgets), flush=True)
         counts["games"] += 1
@@ -133,10 +118,7 @@ def main(argv: list[str] | None = None) -> dict[str, int]:
             counts[f"vcf seen at {row['vcf_budget']}"] += 1
             counts["saving turn found" if row["saving"] else "no saving turn found"] += 1
             counts["threatened before the losing turn"] += row["threatened"]
-    if not counts:
-        print(f"{loser} lost no game" + (f" as {args.colour}" if args.colour else ""))
-    else:
-        print(", ".join(f"{k}: {v}" for k, v in counts.items()))
+    print_counts(counts, loser, args.colour)
     return dict(counts)
 
 

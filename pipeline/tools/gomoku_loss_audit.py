@@ -18,13 +18,12 @@ solver that sees the win after it, the saving moves found; then the counts."""
 from __future__ import annotations
 
 import argparse
-import json
 from collections import Counter
-from pathlib import Path
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.runtime.pipe import run_main
 from pipeline.tactics.lines.solve import prove
+from pipeline.tools._lost_games import add_match_arguments, lost_games, print_counts
 
 BUDGET = 20_000
 RADIUS = 2
@@ -101,40 +100,19 @@ def describe(spec: GameSpec, row: dict, budget: int) -> str:
 
 def main(argv: list[str] | None = None) -> dict[str, int]:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("match", type=Path, help="a `zero evaluate --json` file of a Gomoku match")
-    parser.add_argument("--loser", default=None, help="whose lost games: the match's player (default) or opponent")
-    parser.add_argument("--colour", choices=["black", "white"], default=None, help="only the games it lost as this")
+    add_match_arguments(parser, "Gomoku")
     parser.add_argument("--budget", type=int, default=BUDGET, help="nodes of each VCF or VCT search")
     parser.add_argument("--radius", type=int, default=RADIUS, help="the saving moves tried: this close to a stone")
     args = parser.parse_args(argv)
-    if not args.match.is_file():
-        parser.error(f"no match file at {args.match}")
-    try:
-        data = json.loads(args.match.read_text())
-        spec = GameSpec.parse(data["game"])
-        records = data["records"]
-    except (ValueError, KeyError, TypeError):
-        parser.error(f"{args.match} is not a `zero evaluate --json` file with its records")
-    if spec.game != "gomoku":
-        parser.error(f"{data['game']} is not Gomoku")
-    loser = args.loser or data["player"]
-    if loser not in (data["player"], data["opponent"]):
-        parser.error(f"--loser {loser}: the match is {data['player']} against {data['opponent']}")
-    lost_score = 0.0 if loser == data["player"] else 1.0  # a record's score is the match player's
+    spec, loser, records = lost_games(parser, args, "gomoku", "Gomoku")
     counts: Counter[str] = Counter()
     for record in records:
-        mine = "black" if record["black"] == loser else "white"
-        if record["score"] != lost_score or (args.colour and args.colour != mine):
-            continue
         row = audit_game(spec, record, loser, args.budget, args.radius)
         print(describe(spec, row, args.budget), flush=True)
         counts["games"] += 1
         if row["losing_ply"] is not None:
             counts["a saving move found" if row["saving"] else "no saving move"] += 1
-    if not counts:
-        print(f"{loser} lost no game" + (f" as {args.colour}" if args.colour else ""))
-    else:
-        print(", ".join(f"{k}: {v}" for k, v in counts.items()))
+    print_counts(counts, loser, args.colour)
     return dict(counts)
 
 

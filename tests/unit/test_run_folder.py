@@ -117,25 +117,7 @@ def test_a_snapshot_keeps_the_champion_once_when_it_is_the_learner(tmp_path):
     assert again.champion.read_bytes() == b"older weights"
 
 
-def learner_checkpoint(path: Path, generation: int) -> Path:
-    """A tiny real checkpoint with its Adam moments, as a run's learner and champions are."""
-    import torch
-
-    from pipeline.games.base import GameSpec
-    from pipeline.nets.checkpoint import save_checkpoint
-    from pipeline.nets.resnet import NetSpec, PolicyValueNet
-
-    torch.manual_seed(generation)
-    spec = GameSpec.parse("gomoku:5x5:k4")
-    net = PolicyValueNet(spec, NetSpec(blocks=1, channels=8, value_hidden=8))
-    opt = torch.optim.Adam(net.parameters())
-    logits, value = net(torch.randn(2, spec.planes, 5, 5))
-    (logits.sum() + value.sum()).backward()
-    opt.step()
-    return save_checkpoint(path, net, {"generation": generation}, optimizer=opt.state_dict())
-
-
-def test_a_promoted_champion_travels_in_the_snapshot_without_its_moments(tmp_path):
+def test_a_promoted_champion_travels_in_the_snapshot_without_its_moments(tmp_path, learner_checkpoint):
     """The champion the next gate plays is in the resume point in git, as a player's copy
     (no optimiser state): a fresh clone on a machine without the DVC remote resumes."""
     import torch

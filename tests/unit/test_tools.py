@@ -251,22 +251,16 @@ def test_renju_reference(capsys):
 # -- the repository -------------------------------------------------------------------------
 
 
-def test_ship_model(capsys, tmp_path):
+def test_ship_model(capsys, tmp_path, learner_checkpoint):
     """A learner with its Adam moments shipped: the same weights and meta, no optimiser state,
     fewer bytes; a file that is not a checkpoint is a clear error."""
     import torch
 
     from pipeline.games.base import GameSpec
-    from pipeline.nets.checkpoint import load_checkpoint, save_checkpoint
-    from pipeline.nets.resnet import NetSpec, PolicyValueNet
+    from pipeline.nets.checkpoint import load_checkpoint
 
     spec = GameSpec.parse("gomoku:5x5:k4")
-    net = PolicyValueNet(spec, NetSpec(blocks=1, channels=8, value_hidden=8))
-    opt = torch.optim.Adam(net.parameters())
-    logits, value = net(torch.randn(2, spec.planes, 5, 5))
-    (logits.sum() + value.sum()).backward()
-    opt.step()
-    source = save_checkpoint(tmp_path / "learner.pt", net, {"generation": 7}, optimizer=opt.state_dict())
+    source, net = learner_checkpoint(tmp_path / "learner.pt", 7)
     dest = tmp_path / "pretrained" / "gomoku-5x5.pt"
     code, out = run(capsys, "ship_model", str(source), str(dest))
     assert code == 0
