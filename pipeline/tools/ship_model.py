@@ -23,11 +23,6 @@ from pipeline.runtime.pipe import run_main
 MIB = 1024 * 1024
 
 
-def ship(source: Path, dest: Path) -> tuple[int, int]:
-    """Write `source` to `dest` without what only training reads; (bytes before, after)."""
-    return write_player_copy(source, dest)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipeline.tools.ship_model", description=__doc__.split("\n\n")[0])
     parser.add_argument("source", type=Path, help="the run's checkpoint (a champion, learner or candidate)")
@@ -37,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.source}: no such checkpoint", file=sys.stderr)
         return 2
     try:
-        before, after = ship(args.source, args.dest)
+        before, after = write_player_copy(args.source, args.dest)
     except CheckpointError as error:
         print(error, file=sys.stderr)
         return 2
