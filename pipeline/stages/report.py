@@ -273,6 +273,25 @@ def earlier_cell(h: dict[str, Any]) -> str:
     return f"{h['vs_earlier_score']:.2f} ({h['vs_earlier_generation']})"
 
 
+def replay_draws_line(params: Params, history: list[dict[str, Any]]) -> list[str]:
+    """How often the training draws each position in its life, from the last generation's
+    positions and the current steps and batch. The window does not enter: each generation
+    adds a window's worth of draws and one generation's positions, and a position stays for
+    `window` generations. Far above a handful, the net fits its own games (the long runs
+    went flat at ~19-24 draws a position; see RESULTS.md)."""
+    positions = history[-1].get("positions") if history else None
+    if not positions:
+        return []
+    t = params.train
+    draws = t.steps * t.batch_size / positions
+    return [
+        f"Each position is drawn about {draws:.1f} times in its life: {t.steps} steps of {t.batch_size} "
+        f"over the {positions:,} positions a generation keeps (generation {history[-1]['generation']}), "
+        f"in a window of {t.window} generations.",
+        "",
+    ]
+
+
 def closing_lines(others: dict[str, float], curves) -> list[str]:
     """The other opponents' ratings (external engines, classical players), the plots, and
     the training figures."""
@@ -302,6 +321,6 @@ def run(context: StageContext) -> SummaryReport:
     write_plot_data(curves, history, ratings, paths.report("plots"))
     promotion = read_report(paths, PromotionReport) if details_path(paths, "promotion").is_file() else None
     lines = header_lines(params, state, promotion) + strength_lines(params, history, ratings, errors)
-    lines += closing_lines(others, curves)
+    lines += closing_lines(others, curves) + replay_draws_line(params, history)
     paths.report("report.md").write_text("\n".join(lines))
     return SummaryReport(generation=state.generation, report=str(paths.report("report.md")))

@@ -14,7 +14,7 @@ from pipeline.match.games_table import replace_generation
 from pipeline.runtime.workspace import Paths, State
 from pipeline.stages import promote
 from pipeline.stages.interface import PromotionReport, SPRTReport
-from pipeline.stages.report import header_lines, rating_cell, strength_lines
+from pipeline.stages.report import header_lines, rating_cell, replay_draws_line, strength_lines
 
 pytestmark = pytest.mark.unit
 
@@ -140,3 +140,14 @@ def test_the_report_says_which_level_was_beaten_and_what_the_rating_is():
     assert "rating (Elo, 95%)" in text and "not a level it beat" in text
     row = lines[-1].split("|")
     assert row[9].strip() == "500" and row[10].strip() == "429 ± 493"
+
+
+def test_the_report_says_how_often_a_position_is_drawn():
+    """steps x batch over one generation's positions, whatever the window: 100 x 256 over
+    1,280 positions is 20 draws; no line before a generation has kept any."""
+    params = load_params(overrides={"train.steps": 100, "train.batch_size": 256, "train.window": 8})
+    (line, blank) = replay_draws_line(params, [{"generation": 45, "positions": 1280}])
+    assert "about 20.0 times" in line and "1,280 positions" in line and "generation 45" in line
+    assert "window of 8" in line and blank == ""
+    assert replay_draws_line(params, []) == []
+    assert replay_draws_line(params, [{"generation": 1}]) == []
