@@ -90,6 +90,7 @@ def test_two_dvc_repro_iterations(tmp_path):
     assert state["history"][1]["train_run_id"] == train["run_id"]
     report = (ws / "reports/report.md").read_text()
     assert "Generation 2" in report and "| 2 | 16 |" in report
+    assert "Each position is drawn about" in report  # steps x batch over generation 2's positions
     assert (ws / "reports/training.png").stat().st_size > 1000
     assert (ws / "reports/strength.png").stat().st_size > 1000
 
