@@ -278,7 +278,7 @@ def replay_draws_line(params: Params, history: list[dict[str, Any]]) -> list[str
     positions and the current steps and batch. The window does not enter: each generation
     adds a window's worth of draws and one generation's positions, and a position stays for
     `window` generations. Far above a handful, the net fits its own games (the long runs
-    went flat at ~19-24 draws a position; see RESULTS.md)."""
+    went flat at ~19-24 draws a position; docs/training.md)."""
     positions = history[-1].get("positions") if history else None
     if not positions:
         return []
