@@ -38,6 +38,11 @@ TRACKING = Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:/
 @app.callback()
 def main() -> None:
     """Self-play, training, evaluation and play for connection games."""
+    import faulthandler
+
+    # A crash in compiled code (numba kernels, the inference backends) prints every
+    # thread's Python stack instead of ending silently with a bare SIGSEGV status.
+    faulthandler.enable()
 
 
 @app.command()

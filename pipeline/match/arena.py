@@ -17,6 +17,7 @@ from pipeline.match.openings import OpeningSource, random_opening
 from pipeline.match.sprt import SPRT, SPRTConfig
 from pipeline.players.base import Forfeit, Player, ProvenWin
 from pipeline.players.engines import EnginePlayer
+from pipeline.runtime.interrupt import Interrupted
 
 
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -192,6 +193,7 @@ def play_lockstep(
     first_index: int = 0,
     on_game_end: Callable[[GameRecord], None] | None = None,
     seconds: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> list[GameRecord]:
     """Two games per opening, `player` first in the even one; all games advance in
     lockstep so a network player batches its evaluations across them. A player that
@@ -200,7 +202,10 @@ def play_lockstep(
 
     With `seconds`, a match by time: the games still advance together, but each move is
     one player's `think` over one game for that long (a batch would share the time), its
-    simulations recorded; so the games are played one move at a time, not batched."""
+    simulations recorded; so the games are played one move at a time, not batched.
+
+    `should_stop` is asked before each side's moves: when it says so, `Interrupted` is
+    raised there, between moves, with no search half done and no batch in flight."""
     games = 2 * len(openings)
     states: list[GameState] = [spec.replay(openings[g // 2]) for g in range(games)]
     player.start(spec, games, seed)
@@ -241,6 +246,8 @@ def play_lockstep(
             turn = [g for g in range(games) if not done[g] and ((states[g].current_player == first[g]) == (side == 0))]
             if not turn:
                 continue
+            if should_stop is not None and should_stop():
+                raise Interrupted("stopped")
             if seconds is not None:
                 moves, spent, sims, forfeit = timed_moves(who, turn, states, seconds)
                 for g, n in zip(turn, sims, strict=True):
@@ -350,6 +357,7 @@ def play_sequential(
     pairs_per_round: int = 5,
     on_round: Callable[[SPRT], None] | None = None,
     openings: OpeningSource | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> SequentialResult:
     """Rounds of paired games (same opening, both colours) until the SPRT decides or its
     game limit is reached. Every game played counts, also those of the deciding round
@@ -363,7 +371,13 @@ def play_sequential(
         pairs = min(pairs_per_round, (test.max_games - sprt.games + 1) // 2)
         try:
             played = play_lockstep(
-                spec, player, opponent, source.take(pairs), seed + 7 * round_no, first_index=len(records)
+                spec,
+                player,
+                opponent,
+                source.take(pairs),
+                seed + 7 * round_no,
+                first_index=len(records),
+                should_stop=should_stop,
             )
         except PlayerDropped as dropped:
             dropped.records = records + dropped.records

@@ -319,9 +319,11 @@ class BatchedMCTS:
                 for i, half in enumerate(halves):
                     pending = inflight[i]
                     if pending is not None:
-                        inflight[i] = None
                         waited = time.perf_counter()
+                        # Still in flight while waited on: a stop raised in the wait must
+                        # leave it to the `finally` below, which lets it end.
                         result = pending[0].result()
+                        inflight[i] = None
                         self.forward_wait += time.perf_counter() - waited
                         self._expand(offsets[i], pending[1], *result)
                     if running:

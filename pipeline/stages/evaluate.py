@@ -22,7 +22,7 @@ from pipeline.nets.checkpoint import file_hash
 from pipeline.players.base import Player
 from pipeline.players.factory import make_player
 from pipeline.players.search import PurePlayer
-from pipeline.runtime import earlier_champions
+from pipeline.runtime import earlier_champions, interrupt
 from pipeline.runtime.workspace import derive_seed, load_state
 from pipeline.stages.engine_ladder import classical_name, play_classical, play_engine
 from pipeline.stages.interface import (
@@ -92,17 +92,23 @@ class Matches:
     ) -> MatchReport:
         """A sequential test against `opponent` (`name` in the games table, `label` in the log)."""
         cfg = self.context.params.evaluate
-        result = play_sequential(
-            self.context.params.game,
-            self.candidate,
-            opponent,
-            test,
-            seed,
-            cfg.opening_plies,
-            cfg.pairs_per_round,
-            on_round=announce(self.context.log, label),
-            openings=self.openings(seed),
-        )
+        # A Ctrl-C stops the match between moves (`should_stop`), not at whatever line the
+        # signal lands on: raised mid-search, the stop could leave the forward thread
+        # running on the search's buffers as the process wound down. CI saw the stage die
+        # of a SIGSEGV 0.03 s after a Ctrl-C there (2026-12-06).
+        with interrupt.cooperative():
+            result = play_sequential(
+                self.context.params.game,
+                self.candidate,
+                opponent,
+                test,
+                seed,
+                cfg.opening_plies,
+                cfg.pairs_per_round,
+                on_round=announce(self.context.log, label),
+                openings=self.openings(seed),
+                should_stop=interrupt.requested,
+            )
         self.rows += rows_of(self.generation, match, generation_name(self.generation), name, result.records)
         return MatchReport.model_validate(result.summary())
 

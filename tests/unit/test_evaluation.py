@@ -130,3 +130,29 @@ def test_the_earlier_proof_is_the_games_and_counts_for_its_side():
         "game 1: b (white) found VCF in 5 at move 16",
         "game 2: a (white) found VCT in 4 at move 10",
     ]
+
+
+def test_a_stop_ends_a_lockstep_match_between_moves():
+    """`should_stop` is asked before each side's moves; once it says so the match raises
+    `Interrupted` there, and no player is asked for another move."""
+    from pipeline.runtime.interrupt import Interrupted
+
+    spec = GameSpec(game="gomoku", height=5, width=5, k=4)
+
+    class Counting(RandomPlayer):
+        calls = 0
+
+        def choose(self, games, states):
+            Counting.calls += 1
+            return super().choose(games, states)
+
+    asked = []
+
+    def stop_after_four() -> bool:
+        asked.append(Counting.calls)
+        return len(asked) > 4
+
+    with pytest.raises(Interrupted):
+        play_lockstep(spec, Counting(), Counting(), [[], []], seed=0, should_stop=stop_after_four)
+    assert Counting.calls == 4  # two moves each, then the stop: no fifth search begun
+    assert asked == [0, 1, 2, 3, 4]
