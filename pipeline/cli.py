@@ -39,10 +39,13 @@ TRACKING = Annotated[str | None, typer.Option(help="MLflow URI (default sqlite:/
 def main() -> None:
     """Self-play, training, evaluation and play for connection games."""
     import faulthandler
+    from contextlib import suppress
 
     # A crash in compiled code (numba kernels, the inference backends) prints every
-    # thread's Python stack instead of ending silently with a bare SIGSEGV status.
-    faulthandler.enable()
+    # thread's Python stack instead of ending silently with a bare SIGSEGV status. Not
+    # where stderr is no file (a test's captured stream has no descriptor to write to).
+    with suppress(ValueError, OSError, AttributeError):
+        faulthandler.enable()
 
 
 @app.command()
