@@ -160,16 +160,23 @@ def warm_up(spec: GameSpec, *players: Player) -> None:
 
 
 def timed_moves(
-    who: Player, turn: list[int], states: list[GameState], seconds: float
+    who: Player,
+    turn: list[int],
+    states: list[GameState],
+    seconds: float,
+    should_stop: Callable[[], bool] | None = None,
 ) -> tuple[list[int], list[float], list[int], Forfeit]:
     """A match by time: the move of each game in `turn`, one game after the other, each
     thought over for `seconds` on its own (`think`); with each move's seconds and
-    simulations, and the games forfeited (their move -1)."""
+    simulations, and the games forfeited (their move -1). `should_stop` is asked before
+    each game's move (a side's turn over many games takes that many times `seconds`)."""
     forfeit = Forfeit({})
     moves: list[int] = []
     spent: list[float] = []
     simulations: list[int] = []
     for g in turn:
+        if should_stop is not None and should_stop():
+            raise Interrupted("stopped")
         started = time.perf_counter()
         try:
             thought = who.think(states[g], seconds=seconds, game=g)
@@ -249,7 +256,7 @@ def play_lockstep(
             if should_stop is not None and should_stop():
                 raise Interrupted("stopped")
             if seconds is not None:
-                moves, spent, sims, forfeit = timed_moves(who, turn, states, seconds)
+                moves, spent, sims, forfeit = timed_moves(who, turn, states, seconds, should_stop)
                 for g, n in zip(turn, sims, strict=True):
                     simulations[g][side].append(n)
             else:

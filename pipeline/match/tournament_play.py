@@ -36,14 +36,12 @@ Row = dict[str, Any]
 
 class Selected:
     """A player that plays only some games of a lockstep match: any other game it forfeits
-    at its first move (the arena then finishes it, and nobody keeps it). It stops between
-    moves when `should_stop` says so, raising `Interrupted`."""
+    at its first move (the arena then finishes it, and nobody keeps it)."""
 
-    def __init__(self, inner: Player, skip: set[int], should_stop: Callable[[], bool]):
+    def __init__(self, inner: Player, skip: set[int]):
         self.inner = inner
         self.name = inner.name
         self.skip = skip
-        self.should_stop = should_stop
 
     def __getattr__(self, attr: str) -> Any:  # `proven`, `reasons`, ... of the player inside
         return getattr(self.inner, attr)
@@ -52,8 +50,6 @@ class Selected:
         self.inner.start(spec, games, seed)
 
     def choose(self, games: list[int], states: list[GameState]) -> list[int]:
-        if self.should_stop():
-            raise interrupt.Interrupted("stopped")
         if not self.skip.intersection(games):
             return self.inner.choose(games, states)
         reasons = {g: SKIPPED for g in games if g in self.skip}
@@ -77,8 +73,6 @@ class Selected:
     ) -> Thought:
         """A move by time (`play_lockstep` with `seconds`): a game not played here is
         forfeited, as by `choose`."""
-        if self.should_stop():
-            raise interrupt.Interrupted("stopped")
         if game in self.skip:
             raise Forfeit({game: SKIPPED})
         return self.inner.think(state, budget, seconds, game)
@@ -98,7 +92,7 @@ def play_chunk(job: dict[str, Any], report: Callable[[Row], None], should_stop: 
     inner = [make_player(text, spec, search, name=name, seconds=seconds) for name, text in ((a, a_text), (b, b_text))]
     for p, name in zip(inner, (a, b), strict=True):
         p.name = name  # random and engines take no name from make_player
-    player, opponent = (Selected(p, skip, should_stop) for p in inner)
+    player, opponent = (Selected(p, skip) for p in inner)
     played = 0
 
     def finished(record: GameRecord) -> None:
@@ -114,7 +108,16 @@ def play_chunk(job: dict[str, Any], report: Callable[[Row], None], should_stop: 
     try:
         if seconds is not None:
             warm_up(spec, *inner)
-        play_lockstep(spec, player, opponent, job["openings"], job["seed"], on_game_end=finished, seconds=seconds)
+        play_lockstep(
+            spec,
+            player,
+            opponent,
+            job["openings"],
+            job["seed"],
+            on_game_end=finished,
+            seconds=seconds,
+            should_stop=should_stop,  # asked between moves: the games stop there
+        )
     except interrupt.Interrupted:
         outcome["stopped"] = True
     except PlayerDropped as exc:
