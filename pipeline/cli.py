@@ -435,6 +435,13 @@ def openings(
             "search, and keep those the side ahead over those games did not win (0: the value alone)",
         ),
     ] = 0,
+    screen: Annotated[
+        bool,
+        typer.Option(
+            help="Connect6: the champion plays the turn after each opening within the bound, and those after "
+            "which the solver finds one side with no turn that meets the other's VCF are dropped"
+        ),
+    ] = True,
 ) -> None:
     """Build a balanced opening suite with a champion's deep search."""
     import itertools
@@ -474,12 +481,17 @@ def openings(
             on_batch=lambda n: status.update(f"{n}/{candidates} openings searched"),
             players=players,
             on_game=lambda r: status.update(f"played out: {next(ended)} games ended"),
+            screen=screen,
+            on_screen=lambda n: status.update(f"screened by the solver: {n} openings judged"),
         )
     target = out or suite_path(spec)
+    lost = [c for c in pool if c.lost]
     command = f"zero openings --model {model}" + (f" --board {board}" if board else "")
     command += f" --simulations {simulations} --candidates {candidates} --count {count} --bound {bound}"
     if played_simulations:
         command += f" --played-simulations {played_simulations}"
+    if not screen:
+        command += " --no-screen"
     header = [
         f"Balanced openings for {spec}: {len(suite)} of {len(pool)} candidates within {bound} of even "
         f"after {simulations} simulations of {model.name} (the root value for the side to move)",
@@ -489,6 +501,14 @@ def openings(
                 "the openings the side ahead over those games did not win are kept"
             ]
             if played_simulations
+            else []
+        ),
+        *(
+            [
+                f"screened: {len(lost)} within the bound dropped, the solver finding one side lost after "
+                f"{model.name}'s turn (pipeline.match.opening_screen)"
+            ]
+            if lost
             else []
         ),
         f"built by: {command}",

@@ -161,6 +161,10 @@ def line_tactics(spec) -> None:
             opponent_vct_into(s, budget, depth, new_table(10), pv, zone, sc)
             c6_vct_zone(s, budget, depth, new_table(10), pv, zone, sc, np.int64(2), budget)
 
+            from pipeline.tactics.lines.c6_holding import counter_threat_cells
+
+            counter_threat_cells(state)  # the opening screen's (`zero openings`)
+
 
 def hex_tactics(spec) -> None:
     """Hex's solvers as the web app, the perfect-play check and the root solver call them."""

@@ -18,7 +18,11 @@ was chosen at, or the figure only repeats the choice.
 The stones of an opening alternate colours as the rules give them (Connect6: black one,
 then white two), all within `radius` cells of the centre; Hex with swap opens with one
 stone anywhere (the second player then decides whether to swap, so the suite keeps the
-stones the search finds closest to even: those near the line between swapping and not)."""
+stones the search finds closest to even: those near the line between swapping and not).
+
+With `screen` (Connect6), the openings within the bound are also screened by the solver
+(`opening_screen`): the champion plays the turn after each, and an opening after which one
+side has no turn that meets the other's VCF is dropped, whatever its value."""
 
 from __future__ import annotations
 
@@ -28,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.games.base import GameSpec
+from pipeline.match.opening_screen import screen_openings, screens
 from pipeline.match.openings import Suite
 from pipeline.players.base import Player
 
@@ -37,6 +42,7 @@ class Candidate:
     moves: list[int]
     value: float = 0.0  # the search's root value for the side to move after the opening
     black_score: float | None = None  # black's mean score when the champion played it out, if it did
+    lost: str | None = None  # the side the solver's screen found lost, if any
 
 
 def default_stones(spec: GameSpec) -> int:
@@ -118,7 +124,7 @@ def value_candidates(
 
 def pick_balanced(candidates: list[Candidate], count: int, bound: float) -> list[Candidate]:
     """The most even candidates within `bound`, at most `count`, most even first."""
-    kept = sorted((c for c in candidates if abs(c.value) <= bound), key=lambda c: abs(c.value))
+    kept = sorted((c for c in candidates if abs(c.value) <= bound and c.lost is None), key=lambda c: abs(c.value))
     return kept[:count]
 
 
@@ -140,7 +146,7 @@ def pick_by_outcome(candidates: list[Candidate], count: int, bound: float) -> li
     """The played candidates within `bound` that the side winning more of the played games
     did not win (the other side won, or the seats split), the most even values first, at
     most `count`."""
-    played = [c for c in candidates if abs(c.value) <= bound and c.black_score is not None]
+    played = [c for c in candidates if abs(c.value) <= bound and c.black_score is not None and c.lost is None]
     if not played:
         return []
     black_ahead = np.mean([c.black_score for c in played]) >= 0.5
@@ -160,17 +166,25 @@ def build_suite(
     on_batch: Callable[[int], None] | None = None,
     players: tuple[Player, Player] | None = None,
     on_game: Callable | None = None,
+    screen: bool = False,
+    on_screen: Callable[[int], None] | None = None,
 ) -> tuple[Suite, list[Candidate]]:
-    """(the suite, every candidate with its value). With `players` (the champion and its
-    twin at the playing search), the openings within `bound` are played out and chosen by
-    outcome (`pick_by_outcome`)."""
+    """(the suite, every candidate with its value). With `screen` (Connect6), the openings
+    within `bound` are screened first and those the solver finds lost dropped. With
+    `players` (the champion and its twin at the playing search), the openings within `bound`
+    are played out and chosen by outcome (`pick_by_outcome`)."""
     rng = np.random.default_rng(seed)
     pool = draw_candidates(spec, candidates, stones or default_stones(spec), radius, rng)
     value_candidates(spec, player, pool, seed, on_batch=on_batch)
+    within = [c for c in pool if abs(c.value) <= bound]
+    if screen and screens(spec) and within:
+        verdicts = screen_openings(spec, player, [c.moves for c in within], seed, on_opening=on_screen)
+        for c, verdict in zip(within, verdicts, strict=True):
+            c.lost = verdict.lost
     if players is None:
         chosen = pick_balanced(pool, count, bound)
     else:
-        within = [c for c in pool if abs(c.value) <= bound]
+        within = [c for c in within if c.lost is None]
         play_candidates(spec, *players, within, seed, on_game=on_game)
         chosen = pick_by_outcome(pool, count, bound)
     notes = [

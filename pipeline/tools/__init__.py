@@ -43,6 +43,10 @@ Each entry: the tool, what it measures, and the command of its figure.
 - `no_blunder`: moves into a VCF on 1,000 threatened Gomoku positions, tactics on and off
   (the root guard)
       python -m pipeline.tools.no_blunder --count 1000 [--no-off] [--model CHECKPOINT ...]
+- `opening_screen`: Connect6 suite openings one side has already lost: after the champion's
+  turn, the side to move has no turn that meets the other's VCF (dropped with `--write`)
+      python -m pipeline.tools.opening_screen openings/connect6_19x19.txt \\
+          --model models/pretrained/connect6-19x19.pt
 - `opening_prior`: a net's prior over the first move and black's value after it, as
   boards, and the first move its search plays (the champions' openings)
       python -m pipeline.tools.opening_prior models/pretrained/gomoku-15x15.pt gomoku:15
@@ -71,6 +75,7 @@ TOOLS = (
     "hex_solved_book",
     "no_blunder",
     "opening_prior",
+    "opening_screen",
     "renju_reference",
     "ship_model",
     "tree_budget",

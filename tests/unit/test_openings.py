@@ -167,6 +167,9 @@ def test_symmetric_openings_are_one_candidate_and_the_balanced_are_kept():
     assert len(keys) == len(drawn) and all(abs(a // 9 - 4) <= 1 and abs(a % 9 - 4) <= 1 for c in drawn for a in c.moves)
     pool = [Candidate([1], 0.3), Candidate([2], -0.05), Candidate([3], 0.1), Candidate([4], -0.2)]
     assert [c.moves for c in pick_balanced(pool, 5, 0.15)] == [[2], [3]]
+    # An opening the solver's screen found lost is not kept, however even its value.
+    pool.append(Candidate([5], 0.0, lost="white"))
+    assert [c.moves for c in pick_balanced(pool, 5, 0.15)] == [[2], [3]]
 
 
 def test_a_suite_chosen_by_outcome_keeps_the_openings_the_side_ahead_did_not_win():
@@ -181,6 +184,8 @@ def test_a_suite_chosen_by_outcome_keeps_the_openings_the_side_ahead_did_not_win
     # black won; the rest by how even their value is.
     assert [x.moves for x in pick_by_outcome(pool, 10, 0.15)] == [[6], [2], [4]]
     assert [x.moves for x in pick_by_outcome(pool, 2, 0.15)] == [[6], [2]]
+    screened = [Candidate(x.moves, x.value, x.black_score, "black" if x.moves == [6] else None) for x in pool]
+    assert [x.moves for x in pick_by_outcome(screened, 10, 0.15)] == [[2], [4]]
     # White ahead over the played games: the openings white did not win.
     flipped = [Candidate(x.moves, x.value, None if x.black_score is None else 1 - x.black_score) for x in pool]
     assert [x.moves for x in pick_by_outcome(flipped, 10, 0.15)] == [[6], [2], [4]]
@@ -203,3 +208,22 @@ def test_zero_openings_writes_a_suite_a_match_can_play(tmp_path):
     assert values == sorted(values)
     refused = CliRunner().invoke(app, [*args, "--bound", "0.0"])
     assert refused.exit_code != 0 and "Traceback" not in refused.output
+
+
+def test_zero_openings_screens_connect6_suites_with_the_solver(tmp_path):
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    model = Path(__file__).resolve().parents[2] / "models" / "pretrained" / "connect6-10x10.pt"
+    out = tmp_path / "suite.txt"
+    args = ["openings", "--model", str(model), "--out", str(out), "--candidates", "6", "--simulations", "8"]
+    result = CliRunner().invoke(app, [*args, "--bound", "1.0", "--count", "6"])
+    assert result.exit_code == 0, result.output
+    suite = read_suite(out, GameSpec.parse("connect6:10"))
+    header = out.read_text()
+    # Every candidate within the bound was screened: those kept plus those the header counts dropped.
+    dropped = int(header.split("screened: ")[1].split()[0]) if "screened: " in header else 0
+    assert len(suite) + dropped == 6 and "--no-screen" not in header
+    unscreened = CliRunner().invoke(app, [*args, "--bound", "1.0", "--count", "6", "--no-screen"])
+    assert unscreened.exit_code == 0 and "--no-screen" in out.read_text() and len(read_suite(out, suite.spec)) == 6

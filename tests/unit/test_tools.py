@@ -147,6 +147,33 @@ def test_c6_loss_audit(capsys, tmp_path):
     assert out.strip() == "gen-0046 lost no game as black"
 
 
+def test_opening_screen(capsys, tmp_path):
+    # After black's k6 j7 in l7 g13 i13, white has no turn that meets black's VCF (the lost
+    # white games of 2026-12-06); the tiny search may play another turn, so the shape is checked,
+    # and what is kept is what is written.
+    suite = tmp_path / "suite.txt"
+    suite.write_text("# a header line\n# game: connect6:19x19\nl7 g13 i13  # one\ni9 k10 k8  # two\n")
+    model = str(REPO / "models/pretrained/connect6-19x19.pt")
+    out = tmp_path / "kept.txt"
+    counts, text = run(
+        capsys, "opening_screen", str(suite), "--model", model, "--simulations", "8", "--write", str(out)
+    )
+    assert counts["openings"] == 2 and counts["kept"] + counts["lost for black"] + counts["lost for white"] == 2
+    assert (
+        len(lines_matching(text, r"(keep|DROP) (l7 g13 i13|i9 k10 k8) +(after black's \S+ \S+, .*|.* to move, .*)"))
+        == 2
+    )
+    kept = out.read_text()
+    assert "# a header line" in kept and "screened by: python -m pipeline.tools.opening_screen" in kept
+    assert sum(1 for line in kept.splitlines() if line and not line.startswith("#")) == counts["kept"]
+    gomoku = tmp_path / "gomoku.txt"
+    gomoku.write_text("# game: gomoku:8x8\nd4 e5 d5\n")
+    with pytest.raises(SystemExit, match="only Connect6"):
+        run(capsys, "opening_screen", str(gomoku), "--model", str(REPO / "models/pretrained/gomoku-8x8.pt"))
+    with pytest.raises(SystemExit, match="error: .*connect6"):  # a suite of another game: one line
+        run(capsys, "opening_screen", str(suite), "--model", str(REPO / "models/pretrained/gomoku-8x8.pt"))
+
+
 def test_c6_no_blunder(capsys, tmp_path):
     suite = tmp_path / "defence.txt"
     run(capsys, "c6_no_blunder", *("--count", "3", "--write", str(suite)))
