@@ -191,39 +191,41 @@ def test_a_suite_chosen_by_outcome_keeps_the_openings_the_side_ahead_did_not_win
     assert [x.moves for x in pick_by_outcome(flipped, 10, 0.15)] == [[6], [2], [4]]
 
 
-def test_zero_openings_writes_a_suite_a_match_can_play(tmp_path):
+def zero_openings(model: str, out: Path, candidates: int, simulations: int):
+    """`zero openings` with the shipped `model` into `out`: a function of the further
+    arguments giving the CLI's result."""
     from typer.testing import CliRunner
 
     from pipeline.cli import app
 
-    model = Path(__file__).resolve().parents[2] / "models" / "pretrained" / "gomoku-8x8.pt"
+    path = Path(__file__).resolve().parents[2] / "models" / "pretrained" / model
+    args = ["openings", "--model", str(path), "--out", str(out), "--candidates", str(candidates)]
+    return lambda *more: CliRunner().invoke(app, [*args, "--simulations", str(simulations), *more])
+
+
+def test_zero_openings_writes_a_suite_a_match_can_play(tmp_path):
     out = tmp_path / "suite.txt"
-    args = ["openings", "--model", str(model), "--out", str(out), "--candidates", "12", "--simulations", "16"]
-    result = CliRunner().invoke(app, [*args, "--bound", "1.0", "--count", "5"])
+    run = zero_openings("gomoku-8x8.pt", out, 12, 16)
+    result = run("--bound", "1.0", "--count", "5")
     assert result.exit_code == 0, result.output
     suite = read_suite(out, GameSpec.parse("gomoku:8"))
     assert 1 <= len(suite) <= 5 and all(len(o) == 3 for o in suite.openings)
     assert all(n.startswith("value ") for n in suite.notes)
     values = [abs(float(n.split()[1])) for n in suite.notes]
     assert values == sorted(values)
-    refused = CliRunner().invoke(app, [*args, "--bound", "0.0"])
+    refused = run("--bound", "0.0")
     assert refused.exit_code != 0 and "Traceback" not in refused.output
 
 
 def test_zero_openings_screens_connect6_suites_with_the_solver(tmp_path):
-    from typer.testing import CliRunner
-
-    from pipeline.cli import app
-
-    model = Path(__file__).resolve().parents[2] / "models" / "pretrained" / "connect6-10x10.pt"
     out = tmp_path / "suite.txt"
-    args = ["openings", "--model", str(model), "--out", str(out), "--candidates", "6", "--simulations", "8"]
-    result = CliRunner().invoke(app, [*args, "--bound", "1.0", "--count", "6"])
+    run = zero_openings("connect6-10x10.pt", out, 6, 8)
+    result = run("--bound", "1.0", "--count", "6")
     assert result.exit_code == 0, result.output
     suite = read_suite(out, GameSpec.parse("connect6:10"))
     header = out.read_text()
     # Every candidate within the bound was screened: those kept plus those the header counts dropped.
     dropped = int(header.split("screened: ")[1].split()[0]) if "screened: " in header else 0
     assert len(suite) + dropped == 6 and "--no-screen" not in header
-    unscreened = CliRunner().invoke(app, [*args, "--bound", "1.0", "--count", "6", "--no-screen"])
+    unscreened = run("--bound", "1.0", "--count", "6", "--no-screen")
     assert unscreened.exit_code == 0 and "--no-screen" in out.read_text() and len(read_suite(out, suite.spec)) == 6
