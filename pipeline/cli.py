@@ -448,6 +448,7 @@ def openings(
     import time
 
     from pipeline.match.evaluation import model_spec
+    from pipeline.match.opening_screen import screens
     from pipeline.match.openings import suite_path, write_suite
     from pipeline.match.suite_build import build_suite
     from pipeline.nets.checkpoint import CheckpointError
@@ -486,6 +487,7 @@ def openings(
         )
     target = out or suite_path(spec)
     lost = [c for c in pool if c.lost]
+    screened = screen and screens(spec)
     command = f"zero openings --model {model}" + (f" --board {board}" if board else "")
     command += f" --simulations {simulations} --candidates {candidates} --count {count} --bound {bound}"
     if played_simulations:
@@ -508,7 +510,7 @@ def openings(
                 f"screened: {len(lost)} within the bound dropped, the solver finding one side lost after "
                 f"{model.name}'s turn (pipeline.match.opening_screen)"
             ]
-            if lost
+            if screened
             else []
         ),
         f"built by: {command}",
