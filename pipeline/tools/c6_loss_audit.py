@@ -26,9 +26,10 @@ from collections import Counter
 from pipeline.games.base import GameSpec, GameState
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
 from pipeline.runtime.pipe import run_main
+from pipeline.tactics.lines.c6_holding import leaves_vcf
 from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf
 from pipeline.tools._lost_games import add_match_arguments, lost_games, print_counts
-from pipeline.tools.c6_no_blunder import leaves_vcf, safe_turn
+from pipeline.tools.c6_no_blunder import safe_turn
 
 BUDGETS = (200, 2_000, 20_000, 200_000)
 FOUND_AT = re.compile(r"at move (\d+)")

@@ -28,6 +28,7 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.runtime.pipe import run_main
 from pipeline.search.evaluator import Evaluator, UniformEvaluator
 from pipeline.search.mcts import SearchConfig
+from pipeline.tactics.lines.c6_holding import leaves_vcf
 from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf
 from pipeline.tools.no_blunder import chosen_moves
 
@@ -38,17 +39,6 @@ HEADER = """# Connect6 19x19 defence positions (issue 39): spec | moves in play 
 # second bar leaves the opponent none within {budget} nodes. Built with
 #   python -m pipeline.tools.c6_no_blunder --count {count} --seed {seed} --write PATH
 """
-
-
-def leaves_vcf(state: GameState, turn: tuple[int, ...], budget: int) -> bool:
-    """Whether the opponent has a VCF after the mover plays `turn` (a win on the board is
-    no loss)."""
-    after = state.copy()
-    for a in turn:
-        after.apply(a)
-        if after.is_terminal:
-            return False
-    return solve_vcf(after, budget=budget) is not None
 
 
 def safe_turn(state: GameState, budget: int, tries: int = 400) -> tuple[int, int] | None:

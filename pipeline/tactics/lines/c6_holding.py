@@ -73,8 +73,15 @@ def _candidates(state: GameState, budget: int, counter: bool) -> tuple[bool, np.
     return proof is not None, np.array(ordered, dtype=np.int64)
 
 
-def _leaves_vcf(after: GameState, budget: int) -> bool:
-    return not after.is_terminal and solve_vcf(after, budget=budget) is not None
+def leaves_vcf(state: GameState, turn: tuple[int, ...], budget: int) -> bool:
+    """Whether the opponent has a VCF after the mover plays `turn` (a win on the board is
+    no loss)."""
+    after = state.copy()
+    for a in turn:
+        after.apply(a)
+        if after.is_terminal:
+            return False
+    return solve_vcf(after, budget=budget) is not None
 
 
 def holding_turn(
@@ -102,7 +109,6 @@ def holding_turn(
             seconds = np.flatnonzero(mid.legal_mask())[:1]
         for b in seconds:
             tried += 1
-            after = mid.copy().apply(int(b))
-            if not _leaves_vcf(after, budget) and not _leaves_vcf(after, confirm):
+            if not leaves_vcf(mid, (int(b),), budget) and not leaves_vcf(mid, (int(b),), confirm):
                 return Holding(True, (int(a), int(b)), tried)
     return Holding(True, None, tried)
