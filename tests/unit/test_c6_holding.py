@@ -6,8 +6,8 @@ import pytest
 
 from pipeline.games.base import GameSpec
 from pipeline.match.opening_screen import screen_openings
-from pipeline.tactics.lines.c6_holding import counter_threat_cells, holding_turn
-from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf
+from pipeline.tactics.lines.c6_holding import counter_threat_cells, holding_turn, near_cells, vct_holding_turn
+from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf, solve_vct
 
 pytestmark = pytest.mark.unit
 
@@ -43,6 +43,26 @@ def test_an_unthreatened_start_is_not_lost_and_other_games_and_mid_turn_are_refu
         holding_turn(GameSpec.parse("gomoku:15").new_game())
     with pytest.raises(ValueError, match="two-stone turn"):
         holding_turn(SPEC.replay(["j10", "k10"]))  # white's second stone to come
+
+
+def test_the_vct_holding_turn_finds_the_turn_that_leaves_no_vct_or_says_none_was_found():
+    # Generation 78's white losses (2026-12-06): at ply 5 of i8 g7 g9 white played a turn
+    # after which black had a VCT in 5; i10 h8 leaves none.
+    start = SPEC.replay(["i8", "g7", "g9", "j9", "g8"])
+    verdict = vct_holding_turn(start)
+    assert verdict.threatened and names(verdict.turn) == {"i10", "h8"}
+    after = start.copy().apply(verdict.turn[0]).apply(verdict.turn[1])
+    assert solve_vct(after, budget=20_000) is None
+    lost = start.copy().apply(SPEC.parse_action("h7")).apply(SPEC.parse_action("f9"))  # a turn away from it
+    assert solve_vct(lost, budget=2_000) is not None
+    # The nearest cells first: those next to the opponent's stones (distance 1) before the rest.
+    cells = near_cells(start, 2)
+    assert len(cells) == 47 and names(cells[:3]) <= names(near_cells(start, 1))
+    # Game 16 at ply 9: every turn within two cells leaves black a VCT.
+    gone = vct_holding_turn(SPEC.replay(["g9", "m7", "k7", "f10", "g11", "l7", "j7", "i7", "n7"]))
+    assert gone.lost and gone.tried == 2556
+    with pytest.raises(ValueError, match="two-stone turn"):
+        vct_holding_turn(SPEC.replay(["j10", "k10"]))
 
 
 class Scripted:

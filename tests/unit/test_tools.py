@@ -147,6 +147,28 @@ def test_c6_loss_audit(capsys, tmp_path):
     assert out.strip() == "gen-0046 lost no game as black"
 
 
+def test_c6_loss_audit_with_the_vct(capsys, tmp_path):
+    # Generation 78's white losses against 58 (2026-12-06): in game 16 every turn within two
+    # cells at ply 9 leaves black a VCT the cheap budget sees; in game 34 the turn at ply 5 left
+    # one only 20,000 nodes see, and i10 h8 leaves none.
+    match = json.loads(
+        (REPO / "reports/runs/connect6-19x19-defence/matches/gen-0078-vs-gen-0058-80-screened.json").read_text()
+    )
+    match["records"] = [r for r in match["records"] if r["game"] in (15, 16, 34)]
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(match))
+    counts, out = run(capsys, "c6_loss_audit", str(path), "--solver", "vct")
+    assert counts["games"] == 2 and counts["saving turn found"] == 1 and counts["no saving turn found"] == 1
+    assert lines_matching(
+        out,
+        r"game  16 \(lost as white, 33 plies\): the turn at ply 9 left a VCT in 6 \(seen at 200 nodes\); "
+        r"turns tried 2,556 \(within two cells of the stones\); a turn that leaves none: none found",
+    )
+    assert lines_matching(
+        out, r"game  34 .*: the turn at ply 5 left a VCT in 5 \(seen at 20,000 nodes\); .*: i10 h8 \(found at 2,000.*"
+    )
+
+
 def test_opening_screen(capsys, tmp_path):
     # After black's k6 j7 in l7 g13 i13, white has no turn that meets black's VCF (the lost
     # white games of 2026-12-06); the tiny search may play another turn, so the shape is checked,

@@ -22,7 +22,14 @@ VCF either. A partial search, said plainly: a turn whose two stones both lie off
 is not tried, and "no holding turn found" means none among them at those budgets, not a
 proof. It is what `zero openings` uses to drop openings one side has already lost
 (`pipeline.match.opening_screen`): in the suite of 2026-11, black's first turn left white no
-holding turn in 6 of 26 openings (RESULTS.md, Connect6 19x19)."""
+holding turn in 6 of 26 openings (RESULTS.md, Connect6 19x19).
+
+Against a VCT (`vct_holding_turn`) the opponent's threat has no proof tree with the mover
+passing to read the cells from, so every turn of two stones within `radius` of the stones on
+the board is tried (about 1,000-11,000 turns in the middlegame; a turn that leaves the
+opponent a VCT the cheap budget sees costs a few hundred nodes). A turn with a stone further
+out is not tried: partial again, and said so where it is reported (`c6_loss_audit --solver
+vct`)."""
 
 from __future__ import annotations
 
@@ -32,7 +39,7 @@ import numpy as np
 
 from pipeline.games.base import GameState
 from pipeline.games.connect6 import stones_left_in_turn
-from pipeline.games.layout import CONNECT6
+from pipeline.games.layout import BOARD, CONNECT6
 from pipeline.tactics.lines import threats
 from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf, solve_vct
 
@@ -82,6 +89,62 @@ def leaves_vcf(state: GameState, turn: tuple[int, ...], budget: int) -> bool:
         if after.is_terminal:
             return False
     return solve_vcf(after, budget=budget) is not None
+
+
+def leaves_vct(state: GameState, turn: tuple[int, ...], budget: int) -> bool:
+    """Whether the opponent has a VCT after the mover plays `turn` (a win on the board is
+    no loss)."""
+    after = state.copy()
+    for a in turn:
+        after.apply(a)
+        if after.is_terminal:
+            return False
+    return solve_vct(after, budget=budget) is not None
+
+
+def near_cells(state: GameState, radius: int) -> np.ndarray:
+    """The empty cells within `radius` (king moves) of a stone, those nearest the opponent's
+    stones first (where a stone that stops its threats lies)."""
+    board = state.array[BOARD : BOARD + state.spec.cells].reshape(state.spec.height, state.spec.width)
+    stones = np.argwhere(board > 0)
+    rows, cols = np.divmod(np.flatnonzero(state.legal_mask()), state.spec.width)
+    if not len(stones):
+        return np.zeros(0, dtype=np.int64)
+    dist = np.maximum(abs(rows[:, None] - stones[None, :, 0]), abs(cols[:, None] - stones[None, :, 1]))
+    near = dist.min(axis=1) <= radius
+    theirs = stones[board[stones[:, 0], stones[:, 1]] == 2 - state.current_player]
+    key = (
+        np.maximum(abs(rows[:, None] - theirs[None, :, 0]), abs(cols[:, None] - theirs[None, :, 1])).min(axis=1)
+        if len(theirs)
+        else np.zeros(len(rows), dtype=np.int64)
+    )
+    order = np.argsort(key[near], kind="stable")
+    return (rows[near] * state.spec.width + cols[near])[order].astype(np.int64)
+
+
+def vct_holding_turn(
+    state: GameState, budget: int = PROPOSE_NODES, confirm: int = CONFIRM_NODES, radius: int = 2
+) -> Holding:
+    """Connect6 `state` at the start of a turn: a turn after which the opponent has no VCT.
+    `threatened` is whether some turn tried before it left the opponent one (every turn within
+    `radius` of the stones, in `near_cells`' order, proposed at `budget` and kept only when
+    `confirm` finds no VCT either); the mover's own VCT, when it has one, comes first."""
+    if state.spec.kind != CONNECT6:
+        raise ValueError(f"vct_holding_turn is for Connect6, not {state.spec}")
+    if state.is_terminal or stones_left_in_turn(state.ply) != 2:
+        raise ValueError("vct_holding_turn needs the start of a two-stone turn in a game not over")
+    own = solve_vct(state, budget=confirm)
+    if own is not None:
+        return Holding(False, (own.moves[0], own.moves[1] if len(own.moves) > 1 else -1), 0)
+    cells = near_cells(state, radius)
+    tried = 0
+    for i, a in enumerate(cells):
+        for b in cells[i + 1 :]:
+            tried += 1
+            turn = (int(a), int(b))
+            if not leaves_vct(state, turn, budget) and not leaves_vct(state, turn, confirm):
+                return Holding(tried > 1, turn, tried)
+    return Holding(True, None, tried)
 
 
 def holding_turn(
