@@ -33,6 +33,7 @@ vct`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,7 +42,7 @@ from pipeline.games.base import GameState
 from pipeline.games.connect6 import stones_left_in_turn
 from pipeline.games.layout import BOARD, CONNECT6
 from pipeline.tactics.lines import threats
-from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf, solve_vct
+from pipeline.tactics.lines.solve import Proof, solve_opponent_vcf, solve_vcf, solve_vct
 
 PROPOSE_NODES = 2_000
 CONFIRM_NODES = 20_000
@@ -80,26 +81,25 @@ def _candidates(state: GameState, budget: int, counter: bool) -> tuple[bool, np.
     return proof is not None, np.array(ordered, dtype=np.int64)
 
 
-def leaves_vcf(state: GameState, turn: tuple[int, ...], budget: int) -> bool:
-    """Whether the opponent has a VCF after the mover plays `turn` (a win on the board is
-    no loss)."""
+def _leaves(state: GameState, turn: tuple[int, ...], budget: int, solve: Callable[..., Proof | None]) -> bool:
+    """Whether the opponent has a forced win `solve` finds after the mover plays `turn` (a
+    win on the board is no loss)."""
     after = state.copy()
     for a in turn:
         after.apply(a)
         if after.is_terminal:
             return False
-    return solve_vcf(after, budget=budget) is not None
+    return solve(after, budget=budget) is not None
+
+
+def leaves_vcf(state: GameState, turn: tuple[int, ...], budget: int) -> bool:
+    """Whether the opponent has a VCF after the mover plays `turn`."""
+    return _leaves(state, turn, budget, solve_vcf)
 
 
 def leaves_vct(state: GameState, turn: tuple[int, ...], budget: int) -> bool:
-    """Whether the opponent has a VCT after the mover plays `turn` (a win on the board is
-    no loss)."""
-    after = state.copy()
-    for a in turn:
-        after.apply(a)
-        if after.is_terminal:
-            return False
-    return solve_vct(after, budget=budget) is not None
+    """Whether the opponent has a VCT after the mover plays `turn`."""
+    return _leaves(state, turn, budget, solve_vct)
 
 
 def near_cells(state: GameState, radius: int) -> np.ndarray:
