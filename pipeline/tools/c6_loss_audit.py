@@ -37,7 +37,7 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.games.connect6 import mover_at_ply, stones_left_in_turn
 from pipeline.runtime.pipe import run_main
 from pipeline.tactics.lines.c6_holding import PROPOSE_NODES, leaves_vcf, vct_holding_turn
-from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf, solve_vct
+from pipeline.tactics.lines.solve import prove, solve_opponent_vcf
 from pipeline.tools._lost_games import add_match_arguments, lost_games, print_counts
 from pipeline.tools.c6_no_blunder import safe_turn
 
@@ -54,9 +54,8 @@ def starts_turn(ply: int) -> bool:
 def vcf_budget(state: GameState, budgets: tuple[int, ...], solver: str = "vcf") -> tuple[int, int] | None:
     """The smallest budget at which the mover has a VCF (or with `solver` "vct" a VCT), and
     its length in turns."""
-    solve = solve_vct if solver == "vct" else solve_vcf
     for budget in budgets:
-        proof = solve(state, budget=budget)
+        proof = prove(state, solver, budget)
         if proof is not None:
             return budget, proof.attacker_moves(state.spec, state.ply)
     return None
@@ -90,18 +89,16 @@ def audit_game(spec: GameSpec, record: dict, loser: str, budgets: tuple[int, ...
     if solver == "vct":
         propose = min(PROPOSE_NODES, budgets[-1])
         held = vct_holding_turn(state, budget=propose, confirm=budgets[-1])
-        row.update(losing_ply=losing, vcf_ply=start, vcf_turns=turns, vcf_budget=budget, tried=held.tried)
-        row.update(saving=None if held.turn is None else (propose, held.turn), threatened=held.threatened)
-        return row
-    threatened = solve_opponent_vcf(state, budget=budgets[-1])[0] is not None
-    for b in budgets:  # the cheap budgets propose, the largest confirms
-        turn = safe_turn(state, b)
-        if turn is not None and not leaves_vcf(state, tuple(a for a in turn if a >= 0), budgets[-1]):
-            saving = (b, turn)
-            break
-    row.update(
-        losing_ply=losing, vcf_ply=start, vcf_turns=turns, vcf_budget=budget, saving=saving, threatened=threatened
-    )
+        saving = None if held.turn is None else (propose, held.turn)
+        found: dict = {"tried": held.tried}
+    else:
+        found = {"threatened": solve_opponent_vcf(state, budget=budgets[-1])[0] is not None}
+        for b in budgets:  # the cheap budgets propose, the largest confirms
+            turn = safe_turn(state, b)
+            if turn is not None and not leaves_vcf(state, tuple(a for a in turn if a >= 0), budgets[-1]):
+                saving = (b, turn)
+                break
+    row.update(losing_ply=losing, vcf_ply=start, vcf_turns=turns, vcf_budget=budget, saving=saving, **found)
     return row
 
 

@@ -22,7 +22,7 @@ from collections import Counter
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.runtime.pipe import run_main
-from pipeline.tactics.lines.solve import prove
+from pipeline.tactics.lines.solve import near_cells, prove
 from pipeline.tools._lost_games import add_match_arguments, lost_games, print_counts
 
 BUDGET = 20_000
@@ -37,22 +37,10 @@ def forced_win(state: GameState, budget: int) -> str | None:
     return None
 
 
-def near_stones(spec: GameSpec, moves: list[int], radius: int) -> set[int]:
-    """Cells within `radius` (king moves) of any stone played."""
-    cells: set[int] = set()
-    for move in moves:
-        r, c = divmod(move, spec.width)
-        for dr in range(-radius, radius + 1):
-            for dc in range(-radius, radius + 1):
-                if 0 <= r + dr < spec.height and 0 <= c + dc < spec.width:
-                    cells.add((r + dr) * spec.width + c + dc)
-    return cells
-
-
 def saving_moves(spec: GameSpec, moves: list[int], budget: int, radius: int) -> list[int]:
     """The moves of the player to move after `moves` that leave the other side no forced win."""
     before = spec.replay(moves)
-    legal = set(int(a) for a in before.legal_actions()) & near_stones(spec, moves, radius)
+    legal = set(map(int, near_cells(before, radius)))
     found = []
     for action in sorted(legal):
         after = before.copy()

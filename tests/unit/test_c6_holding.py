@@ -6,8 +6,8 @@ import pytest
 
 from pipeline.games.base import GameSpec
 from pipeline.match.opening_screen import screen_openings
-from pipeline.tactics.lines.c6_holding import counter_threat_cells, holding_turn, near_cells, vct_holding_turn
-from pipeline.tactics.lines.solve import solve_opponent_vcf, solve_vcf, solve_vct
+from pipeline.tactics.lines.c6_holding import counter_threat_cells, holding_turn, vct_holding_turn
+from pipeline.tactics.lines.solve import near_cells, solve_opponent_vcf, solve_vcf, solve_vct
 
 pytestmark = pytest.mark.unit
 

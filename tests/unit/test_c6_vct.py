@@ -15,7 +15,7 @@ from pipeline.games.base import GameSpec, GameState
 from pipeline.search.forced import OPEN, TACTICS_VCF, TACTICS_VCT, WIN, tactical_verdict
 from pipeline.tactics.lines.c6_vct import c6_vct_zone, opponent_vct_into
 from pipeline.tactics.lines.scratch import scratch_for
-from pipeline.tactics.lines.solve import solve_vcf, solve_vct
+from pipeline.tactics.lines.solve import near_cells, solve_vcf, solve_vct
 from pipeline.tactics.lines.table import new_table
 
 pytestmark = pytest.mark.unit
@@ -36,16 +36,6 @@ def position(moves: str) -> GameState:
     return state
 
 
-def near_cells(state: GameState, distance: int = 3) -> list[int]:
-    board = state.board().reshape(-1)
-    stones = [(c // 19, c % 19) for c in np.flatnonzero(board)]
-    return [
-        c
-        for c in range(SPEC.cells)
-        if board[c] == 0 and any(abs(c // 19 - r) <= distance and abs(c % 19 - k) <= distance for r, k in stones)
-    ]
-
-
 def test_finds_a_vct_where_the_double_threat_search_finds_none():
     state = position(VCT_POSITION)
     assert solve_vcf(state, budget=20_000) is None
@@ -64,7 +54,7 @@ def test_every_defence_at_the_first_turn_still_loses():
     state = position(VCT_POSITION)
     proof = solve_vct(state, budget=20_000)
     after = state.copy().apply(proof.moves[0]).apply(proof.moves[1])
-    cells = near_cells(after)
+    cells = near_cells(after, 3)
     table = new_table(18)
     checked = 0
     for i, a in enumerate(cells):

@@ -33,16 +33,15 @@ vct`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from pipeline.games.base import GameState
 from pipeline.games.connect6 import stones_left_in_turn
-from pipeline.games.layout import BOARD, CONNECT6
+from pipeline.games.layout import CONNECT6
 from pipeline.tactics.lines import threats
-from pipeline.tactics.lines.solve import Proof, solve_opponent_vcf, solve_vcf, solve_vct
+from pipeline.tactics.lines.solve import near_cells, prove, solve_opponent_vcf, solve_vct
 
 PROPOSE_NODES = 2_000
 CONFIRM_NODES = 20_000
@@ -81,45 +80,25 @@ def _candidates(state: GameState, budget: int, counter: bool) -> tuple[bool, np.
     return proof is not None, np.array(ordered, dtype=np.int64)
 
 
-def _leaves(state: GameState, turn: tuple[int, ...], budget: int, solve: Callable[..., Proof | None]) -> bool:
-    """Whether the opponent has a forced win `solve` finds after the mover plays `turn` (a
-    win on the board is no loss)."""
+def _leaves(state: GameState, turn: tuple[int, ...], budget: int, kind: str) -> bool:
+    """Whether the opponent has a forced win (`kind`: vcf or vct) after the mover plays
+    `turn` (a win on the board is no loss)."""
     after = state.copy()
     for a in turn:
         after.apply(a)
         if after.is_terminal:
             return False
-    return solve(after, budget=budget) is not None
+    return prove(after, kind, budget) is not None
 
 
 def leaves_vcf(state: GameState, turn: tuple[int, ...], budget: int) -> bool:
     """Whether the opponent has a VCF after the mover plays `turn`."""
-    return _leaves(state, turn, budget, solve_vcf)
+    return _leaves(state, turn, budget, "vcf")
 
 
 def leaves_vct(state: GameState, turn: tuple[int, ...], budget: int) -> bool:
     """Whether the opponent has a VCT after the mover plays `turn`."""
-    return _leaves(state, turn, budget, solve_vct)
-
-
-def near_cells(state: GameState, radius: int) -> np.ndarray:
-    """The empty cells within `radius` (king moves) of a stone, those nearest the opponent's
-    stones first (where a stone that stops its threats lies)."""
-    board = state.array[BOARD : BOARD + state.spec.cells].reshape(state.spec.height, state.spec.width)
-    stones = np.argwhere(board > 0)
-    rows, cols = np.divmod(np.flatnonzero(state.legal_mask()), state.spec.width)
-    if not len(stones):
-        return np.zeros(0, dtype=np.int64)
-    dist = np.maximum(abs(rows[:, None] - stones[None, :, 0]), abs(cols[:, None] - stones[None, :, 1]))
-    near = dist.min(axis=1) <= radius
-    theirs = stones[board[stones[:, 0], stones[:, 1]] == 2 - state.current_player]
-    key = (
-        np.maximum(abs(rows[:, None] - theirs[None, :, 0]), abs(cols[:, None] - theirs[None, :, 1])).min(axis=1)
-        if len(theirs)
-        else np.zeros(len(rows), dtype=np.int64)
-    )
-    order = np.argsort(key[near], kind="stable")
-    return (rows[near] * state.spec.width + cols[near])[order].astype(np.int64)
+    return _leaves(state, turn, budget, "vct")
 
 
 def vct_holding_turn(

@@ -133,3 +133,23 @@ def prove(state: GameState, kind: str = "vcf", budget: int = 20_000) -> Proof | 
         return None
     solver = solve_vct if kind == "vct" else solve_vcf
     return solver(state, budget=budget)
+
+
+def near_cells(state: GameState, radius: int) -> np.ndarray:
+    """The empty cells within `radius` (king moves) of a stone, those nearest the opponent's
+    stones first (where a stone that stops its threats lies)."""
+    board = state.board()
+    stones = np.argwhere(board > 0)
+    rows, cols = np.divmod(np.flatnonzero(state.legal_mask()), state.spec.width)
+    if not len(stones):
+        return np.zeros(0, dtype=np.int64)
+    dist = np.maximum(abs(rows[:, None] - stones[None, :, 0]), abs(cols[:, None] - stones[None, :, 1]))
+    near = dist.min(axis=1) <= radius
+    theirs = stones[board[stones[:, 0], stones[:, 1]] == 2 - state.current_player]
+    key = (
+        np.maximum(abs(rows[:, None] - theirs[None, :, 0]), abs(cols[:, None] - theirs[None, :, 1])).min(axis=1)
+        if len(theirs)
+        else np.zeros(len(rows), dtype=np.int64)
+    )
+    order = np.argsort(key[near], kind="stable")
+    return (rows[near] * state.spec.width + cols[near])[order].astype(np.int64)
