@@ -24,6 +24,15 @@ class Tactics(StrEnum):
     vct_root = "vct-root"  # the tree's VCF, the root guard's VCT (Connect6)
 
 
+class ForwardPass(StrEnum):
+    """A net player's forward pass (`players.search.play_inference`)."""
+
+    auto = "auto"
+    torch = "torch"
+    onnxruntime = "onnxruntime"
+    openvino = "openvino"
+
+
 app = typer.Typer(help="zero-pipeline: AlphaZero-style self-play for Gomoku, Connect6 and Hex.", no_args_is_help=True)
 # A pipe gets a wide table rather than Rich's 80-column default with truncated cells.
 console = Console(width=None if sys.stdout.isatty() else 160, emoji=False)
@@ -364,6 +373,17 @@ def evaluate(
         Tactics | None,
         typer.Option(help="the opponent's threat solvers, when not --tactics (e.g. a net against itself with vcf)"),
     ] = None,
+    inference: Annotated[
+        ForwardPass,
+        typer.Option(
+            help="the nets' forward pass: auto (the fastest measured on this machine, bf16 where the CPU does it "
+            "natively), torch (eager, f32, as trained), onnxruntime, openvino"
+        ),
+    ] = ForwardPass.auto,
+    vs_inference: Annotated[
+        ForwardPass | None,
+        typer.Option(help="the opponent net's forward pass, when not --inference (a net against itself)"),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result and every game as JSON")] = False,
     records: Annotated[
         Path | None, typer.Option(help="write each game to this folder (SGF; PSQ for Gomoku), as the GUIs read them")
@@ -387,6 +407,8 @@ def evaluate(
             None if tactics is None else tactics.value,
             seconds=seconds,
             vs_tactics=None if vs_tactics is None else vs_tactics.value,
+            inference=inference.value,
+            vs_inference=None if vs_inference is None else vs_inference.value,
         )
     except (CheckpointError, ValueError) as exc:
         raise fail(str(exc)) from None

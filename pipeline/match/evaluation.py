@@ -27,7 +27,7 @@ from pipeline.players.base import Player
 from pipeline.players.classical import ClassicalPlayer
 from pipeline.players.factory import make_player, play_search
 from pipeline.players.models import checkpoint_game
-from pipeline.players.search import NetPlayer, PurePlayer
+from pipeline.players.search import NetPlayer, PurePlayer, play_inference
 
 SHOWN_PROOFS = 3  # proofs `describe` lists; the JSON has every one
 
@@ -53,6 +53,13 @@ def count_word(player: Player) -> str:
     if isinstance(player, PurePlayer):
         return "playouts"
     return "simulations" if isinstance(player, NetPlayer) else ""
+
+
+def forward_pass(player: Player) -> str | None:
+    """How a net player runs its net (`NetEvaluator.describe`: backend/device/precision);
+    None for a player without one."""
+    describe = getattr(getattr(player, "evaluator", None), "describe", None)
+    return describe() if describe is not None else None
 
 
 def tactics_settings(text: str) -> dict[str, str]:
@@ -87,21 +94,30 @@ class Evaluation:
         tactics: str | None = None,
         seconds: float | None = None,
         vs_tactics: str | None = None,
+        inference: str = "auto",
+        vs_inference: str | None = None,
     ) -> Evaluation:
         """Load both players; CheckpointError or ValueError for a model or opponent that
         cannot play. `tactics` overrides the searches' threat solvers (off, vcf, vct),
         `vs_tactics` the opponent's alone (a net against itself with other solvers).
-        `seconds`: a match by time, `seconds` a move for each side."""
+        `seconds`: a match by time, `seconds` a move for each side. `inference` is the nets'
+        forward pass (auto, torch, onnxruntime, openvino: `players.search.play_inference`),
+        `vs_inference` the opponent's alone."""
         spec = model_spec(model, board)
         search = play_search(spec, simulations)
         if tactics is not None:
             search = search.model_copy(update=tactics_settings(tactics))
         theirs = search if vs_tactics is None else search.model_copy(update=tactics_settings(vs_tactics))
-        player = make_player(str(model), spec, search, seconds=seconds)
+        ours = play_inference(inference)
+        other = ours if vs_inference is None else play_inference(vs_inference)
+        player = make_player(str(model), spec, search, seconds=seconds, inference=ours)
         player.name = model.stem if vs_tactics is None else f"{model.stem}+{tactics or search.tactics}"
-        opponent = make_player(vs, spec, theirs, seconds=seconds)
+        opponent = make_player(vs, spec, theirs, seconds=seconds, inference=other)
         if vs_tactics is not None:
             opponent.name = f"{opponent.name}+{vs_tactics}"
+        if vs_inference is not None:  # the same net on two forward passes: tell them apart
+            player.name = f"{player.name}+{inference}"
+            opponent.name = f"{opponent.name}+{vs_inference}"
         return Evaluation(spec, player, opponent, simulations, seconds=seconds)
 
     def play(
@@ -161,6 +177,9 @@ class Evaluation:
             "openings": self.openings,
             **summary,
             "distinct_games": self.distinct_games(),
+            "forward_pass": {
+                side: forward_pass(who) for side, who in zip(SIDES, (self.player, self.opponent), strict=True)
+            },
             **by_time,
             "forfeits": self.forfeits,
             "records": games,

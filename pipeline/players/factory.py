@@ -16,13 +16,14 @@ from pathlib import Path
 
 from pipeline.dqn.qnet import QNetwork
 from pipeline.games.base import GameSpec
+from pipeline.nets.inference import InferenceConfig
 from pipeline.nets.resnet import PolicyValueNet
 from pipeline.players.base import Player
 from pipeline.players.classical import MAX_DEPTH, ClassicalPlayer, check_game
 from pipeline.players.dqn import DQNPlayer
 from pipeline.players.engines import EnginePlayer, is_engine_text, parse_engine
 from pipeline.players.models import load_model
-from pipeline.players.search import NetPlayer, PurePlayer, RandomPlayer, player_evaluator
+from pipeline.players.search import PLAY_INFERENCE, NetPlayer, PurePlayer, RandomPlayer, player_evaluator
 from pipeline.search.mcts import SearchConfig
 
 ModelLoader = Callable[[Path, GameSpec], PolicyValueNet | QNetwork]
@@ -98,6 +99,7 @@ def make_player(
     reuse: bool = False,
     load: ModelLoader = load_model,
     seconds: float | None = None,
+    inference: InferenceConfig | None = PLAY_INFERENCE,
 ) -> Player:
     """The player `text` names, for games of `spec`.
 
@@ -111,7 +113,10 @@ def make_player(
     many simulations that reaches (`NetPlayer`), and an engine is told it (`INFO
     timeout_turn`, `time_settings`) unless its text sets `turn=`; pure MCTS and the
     classical player get the time from the match at each move (`think`), their number the
-    most they play (playouts, plies)."""
+    most they play (playouts, plies).
+
+    `inference` is a net's forward pass (`players.search.PLAY_INFERENCE`: the fastest
+    backend measured here; None: eager torch in f32)."""
     if is_engine_text(text):
         engine = parse_engine(text)
         engine.check_game(spec)
@@ -140,7 +145,9 @@ def make_player(
         raise ValueError(f"{text!r}: no such player; a player is one of: {FORMS}")
     model = load(path, spec)
     if isinstance(model, PolicyValueNet):
-        return NetPlayer(player_evaluator(model), search or SearchConfig(), name or path.stem, seconds=seconds)
+        return NetPlayer(
+            player_evaluator(model, inference), search or SearchConfig(), name or path.stem, seconds=seconds
+        )
     return DQNPlayer(model, name=name or path.stem)
 
 

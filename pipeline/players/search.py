@@ -10,6 +10,7 @@ import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
 from pipeline.nets.evaluator import NetEvaluator
+from pipeline.nets.inference import InferenceConfig
 from pipeline.nets.resnet import PolicyValueNet
 from pipeline.players.base import ProvenWin, Thought, check_position
 from pipeline.search.evaluator import Evaluator
@@ -84,12 +85,33 @@ class PurePlayer:
         )
 
 
-def player_evaluator(model: PolicyValueNet) -> NetEvaluator:
+# How a net that plays runs its forward pass (matches, the gate, the protocols, the web
+# app): the backend self-play's `inference: auto` picks, measured once on this machine at
+# the search's batch (8 leaves) and one thread, bf16 where the CPU computes it natively;
+# on the CPU, as these players always ran, also where a GPU is (self-play's and training's).
+# Eager torch in f32, which these players ran until 2026-12-07, was 1.5 to 17 times slower
+# at that batch (OpenVINO in bf16 on the 2-core box: the 15x15 net 6.4x, Connect6 19x19
+# 17x, Hex 11x11 3.8x; `python -m pipeline.bench.play_inference`): at a time a move,
+# that many fewer simulations.
+PLAY_INFERENCE = InferenceConfig(device="cpu")
+PLAY_BATCH = SearchConfig().leaves_per_step
+
+
+def player_evaluator(model: PolicyValueNet, inference: InferenceConfig | None = PLAY_INFERENCE) -> NetEvaluator:
     """A player's net, on one intra-op thread for its small batches (a search's few leaves
     at a time). With torch's default of a thread per core, one 15x15 forward took 0.4 s
     instead of 3 ms whenever anything else kept the cores busy (the opponent engine under
-    Piskvork, a training run), and the brain's timed move got one simulation."""
-    return NetEvaluator(model, threads=1)
+    Piskvork, a training run), and the brain's timed move got one simulation.
+    `inference` None: eager torch in f32, as the net was trained."""
+    return NetEvaluator(model, threads=1, config=inference, batch=PLAY_BATCH)
+
+
+def play_inference(backend: str) -> InferenceConfig | None:
+    """The forward pass a player's `--inference` names: auto (PLAY_INFERENCE), onnxruntime,
+    openvino (bf16 where native), or torch (eager, f32, as the net was trained: None)."""
+    if backend == "torch":
+        return None
+    return PLAY_INFERENCE.model_copy(update={"backend": backend})
 
 
 class NetPlayer:

@@ -104,3 +104,25 @@ def test_the_solver_figures_on_a_sample_of_the_suites(capsys):
     sets = re.findall(r"^(\S+) random (\d+)-stone positions \(\d\), (VCF|VCT): \d+ wins, [\d,]+ nodes/s", out, re.M)
     expected = [(spec, str(stones), name) for spec, stones in RANDOM_SETS for name in ("VCF", "VCT")]
     assert sets == [s for s in expected if not (s[0].startswith("connect6") and s[2] == "VCT")]
+
+
+def test_the_play_inference_bench_compares_each_backend_with_eager_torch(tmp_path, monkeypatch, capsys):
+    """`python -m pipeline.bench.play_inference`: the forward rates as ratios to eager torch
+    (1.00x in its own column), what auto picks, and the simulations a timed player reaches
+    with each; a wrong path is a usage error, not a traceback."""
+    from pipeline.bench import play_inference
+    from pipeline.nets.checkpoint import save_checkpoint
+    from pipeline.nets.resnet import PolicyValueNet
+
+    monkeypatch.setenv("ZERO_CACHE_DIR", str(tmp_path / "cache"))
+    path = save_checkpoint(
+        tmp_path / "tiny.pt", PolicyValueNet(GameSpec.parse("gomoku:7:k4"), NetSpec(blocks=1, channels=8))
+    )
+    play_inference.main(["--model", str(path), "--seconds", "0.05", "--positions", "1", "--repeats", "2"])
+    out = capsys.readouterr().out
+    assert "auto picks" in out and "onnxruntime f32" in out and "openvino f32" in out
+    assert out.count("(1.00x)") >= len(play_inference.BATCHES)  # torch against itself, each batch
+    assert "by time, 0.05 s a move over 1 suite positions: torch f32" in out
+    with pytest.raises(SystemExit):
+        play_inference.main(["--model", str(tmp_path / "missing.pt")])
+    assert "no such checkpoint" in capsys.readouterr().err

@@ -93,6 +93,19 @@ def test_a_net_meets_itself_with_other_solvers():
     assert evaluation.play(games=2, seed=0, opening_plies=1).games == 2
 
 
+def test_a_net_meets_itself_on_two_forward_passes():
+    """`--vs-inference`: the opponent's forward pass alone (here eager torch against ONNX
+    Runtime), the names telling the two apart and the JSON saying what each side ran; a
+    player that runs no net has none."""
+    evaluation = Evaluation.setup(MODEL, str(MODEL), simulations=8, inference="torch", vs_inference="onnxruntime")
+    assert (evaluation.player.name, evaluation.opponent.name) == ("gomoku-8x8+torch", "gomoku-8x8+onnxruntime")
+    evaluation.play(games=2, seed=0, opening_plies=1)
+    assert evaluation.as_dict()["forward_pass"] == {"player": "torch/cpu/f32", "opponent": "onnxruntime/cpu/f32"}
+    against_random = Evaluation.setup(MODEL, "random", simulations=8, inference="onnxruntime")
+    against_random.play(games=2, seed=0, opening_plies=1)
+    assert against_random.as_dict()["forward_pass"] == {"player": "onnxruntime/cpu/f32", "opponent": None}
+
+
 def test_a_game_record_carries_the_first_proof_of_either_side():
     """From black's open three (VCF in 2), the player as black proves it at move 7; as
     white (game 1) the random black side proves nothing."""
@@ -156,3 +169,21 @@ def test_a_stop_ends_a_lockstep_match_between_moves():
         play_lockstep(spec, Counting(), Counting(), [[], []], seed=0, should_stop=stop_after_four)
     assert Counting.calls == 4  # two moves each, then the stop: no fifth search begun
     assert asked == [0, 1, 2, 3, 4]
+
+
+def test_zero_evaluate_takes_each_sides_forward_pass_and_refuses_an_unknown_one():
+    import json
+
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    base = ["evaluate", "--model", str(MODEL), "--vs", str(MODEL), "--games", "2", "--simulations", "4"]
+    result = CliRunner().invoke(
+        app, [*base, "--opening-plies", "1", "--inference", "torch", "--vs-inference", "onnxruntime", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout.strip().splitlines()[-1])
+    assert record["forward_pass"] == {"player": "torch/cpu/f32", "opponent": "onnxruntime/cpu/f32"}
+    wrong = CliRunner().invoke(app, [*base, "--inference", "tensorrt"])
+    assert wrong.exit_code == 2 and "tensorrt" in wrong.output and "Traceback" not in wrong.output

@@ -173,7 +173,8 @@ def test_threads_are_set_per_evaluator_not_for_the_process():
 def test_a_players_net_runs_on_one_thread_whatever_the_process_has():
     """The bots that play one game (brain, HTP, web, evaluate) search a few leaves at a
     time: torch's default of a thread per core made a single 15x15 forward 100x slower
-    whenever the cores were busy, and the brain's timed move got one simulation."""
+    whenever the cores were busy, and the brain's timed move got one simulation. Here the
+    eager torch evaluator (`inference` None); the default's thread count is the next test's."""
     from pipeline.players.search import NetPlayer, player_evaluator
     from pipeline.search.mcts import SearchConfig
 
@@ -181,7 +182,7 @@ def test_a_players_net_runs_on_one_thread_whatever_the_process_has():
     before = torch.get_num_threads()
     try:
         torch.set_num_threads(2)
-        player = NetPlayer(player_evaluator(net), SearchConfig(simulations=8), "net")
+        player = NetPlayer(player_evaluator(net, None), SearchConfig(simulations=8), "net")
         seen = []
         original = player.evaluator._run.model.forward
 
@@ -195,6 +196,30 @@ def test_a_players_net_runs_on_one_thread_whatever_the_process_has():
         assert torch.get_num_threads() == 2
     finally:
         torch.set_num_threads(before)
+
+
+def test_a_player_runs_the_backend_measured_fastest_here_on_one_thread(tmp_path, monkeypatch):
+    """A net that plays runs the forward pass `auto` measures fastest on this machine at the
+    search's batch and one thread (eager torch was 1.5-17x slower there), and agrees with
+    eager torch: to 1e-4 in f32, within bf16's rounding where the CPU has it."""
+    from pipeline.players.search import PLAY_BATCH, play_inference, player_evaluator
+
+    monkeypatch.setenv("ZERO_CACHE_DIR", str(tmp_path))
+    net = PolicyValueNet(GameSpec.parse("gomoku:7:k4"), NetSpec(blocks=1, channels=16)).eval()
+    evaluator = player_evaluator(net)
+    (key, entry), *_ = json.loads((tmp_path / "auto-backend.json").read_text()).items()
+    assert f"batch={PLAY_BATCH}|threads=1|" in key
+    rates = entry["positions_per_s"]
+    assert evaluator.backend == entry["backend"] == max(rates, key=rates.__getitem__)
+    assert set(rates) >= {"torch", "onnxruntime", "openvino"}
+    obs = np.random.default_rng(3).integers(0, 2, (PLAY_BATCH, *net.game.obs_shape)).astype(np.float32)
+    priors, values = evaluator(obs)
+    eager_priors, eager_values = player_evaluator(net, None)(obs)
+    tolerance = 0.05 if evaluator.precision == "bf16" else 1e-4
+    assert np.abs(priors - eager_priors).max() < tolerance
+    assert np.abs(values - eager_values).max() < tolerance
+    assert play_inference("torch") is None
+    assert player_evaluator(net, play_inference("onnxruntime")).describe() == "onnxruntime/cpu/f32"
 
 
 def test_the_default_evaluator_is_eager_torch_in_f32():
