@@ -104,7 +104,7 @@ class Evaluation:
         forward pass (auto, torch, onnxruntime, openvino: `players.search.play_inference`),
         `vs_inference` the opponent's alone."""
         spec = model_spec(model, board)
-        search = play_search(spec, simulations)
+        search = play_search(spec, simulations, seconds)
         if tactics is not None:
             search = search.model_copy(update=tactics_settings(tactics))
         theirs = search if vs_tactics is None else search.model_copy(update=tactics_settings(vs_tactics))

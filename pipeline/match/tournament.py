@@ -128,7 +128,7 @@ def tournament_spec(players: list[Entrant], game: str | None) -> GameSpec:
 def check_players(players: list[Entrant], spec: GameSpec, simulations: int, seconds: float | None = None) -> None:
     """Build each player once, so one that cannot play `spec` is an error before any game
     (CheckpointError or ValueError)."""
-    search = play_search(spec, simulations)
+    search = play_search(spec, simulations, seconds)
     for e in players:
         player = make_player(e.text, spec, search, name=e.name, seconds=seconds)
         close = getattr(player, "close", None)

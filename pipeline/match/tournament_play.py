@@ -82,13 +82,13 @@ def play_chunk(job: dict[str, Any], report: Callable[[Row], None], should_stop: 
     """Play a chunk's games, `report` each finished one as a row of the games file.
     Returns {"played": n, "stopped": bool, "dropped": why an engine left, or ""}."""
     spec = GameSpec.model_validate(job["game"])
-    search = play_search(spec, job["simulations"])
+    seconds = job.get("seconds")
+    search = play_search(spec, job["simulations"], seconds)
     (a, a_text), (b, b_text) = job["player"], job["opponent"]
     pairs: list[int] = job["pairs"]
     wanted = set(job["indices"])
     local = {g: 2 * pairs[g // 2] + g % 2 for g in range(2 * len(pairs))}  # lockstep game -> index
     skip = {g for g, index in local.items() if index not in wanted}
-    seconds = job.get("seconds")
     inner = [make_player(text, spec, search, name=name, seconds=seconds) for name, text in ((a, a_text), (b, b_text))]
     for p, name in zip(inner, (a, b), strict=True):
         p.name = name  # random and engines take no name from make_player

@@ -65,12 +65,26 @@ def play_solver_nodes(spec: GameSpec) -> int:
     return PLAY_SOLVER_NODES
 
 
-def play_search(spec: GameSpec, simulations: int) -> SearchConfig:
+# The Hex connection knowledge of a match by time past SOLVED_HEX_SIDE: the must-play
+# region (every empty cell tried as the opponent's key) and the inferior cells cost 6 to 10
+# times the simulations a move, and at equal time the search without them won (11x11, the
+# shipped net against itself, suite games: 0.5 s a move 15-5, medians 2,588 against 424
+# simulations; 0.2 s 29-11, 1,032 against 160; at 200 simulations a move the full set
+# scores 22-18 over 40: what it adds a simulation, it costs more in simulations; RESULTS.md,
+# 2026-12-07).
+TIMED_HEX_TACTICS = "connect+bridge+hsearch"
+
+
+def play_search(spec: GameSpec, simulations: int, seconds: float | None = None) -> SearchConfig:
     """The search of a net that plays a match, a protocol or the web app: `simulations` a
     move, on Hex up to SOLVED_HEX_SIDE the root solver (`play_solver_nodes`), and in the line
-    games the centre from the empty board (`SearchConfig.empty_board_centre`)."""
+    games the centre from the empty board (`SearchConfig.empty_board_centre`). `seconds`: a
+    match by time, where Hex past SOLVED_HEX_SIDE searches with TIMED_HEX_TACTICS."""
     solver = play_solver_nodes(spec)
-    return SearchConfig(simulations=simulations, hex_root_solver_nodes=solver, empty_board_centre=spec.wins_by_line)
+    config = SearchConfig(simulations=simulations, hex_root_solver_nodes=solver, empty_board_centre=spec.wins_by_line)
+    if seconds is not None and spec.game == "hex" and spec.width > SOLVED_HEX_SIDE:
+        config = config.model_copy(update={"hex_tactics": TIMED_HEX_TACTICS})
+    return config
 
 
 def pure_text(playouts: int) -> str:

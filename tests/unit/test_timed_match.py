@@ -142,3 +142,20 @@ def test_the_classical_player_by_time_answers_within_it_at_any_depth():
     assert state.legal_mask()[thought.action] and thought.simulations > 0
     assert thought.seconds < 0.02 + MARGIN
     assert thought.simulations < player.think(state).simulations  # the full depth searches more nodes
+
+
+def test_hex_past_the_solved_boards_searches_by_time_without_the_costly_knowledge():
+    """By time on 11x11 the must-play region and the inferior cells cost more simulations
+    than they are worth (RESULTS.md, 2026-12-07): a match by time drops them there, and
+    keeps every piece at a simulation count and on the solved boards."""
+    from pipeline.players.factory import TIMED_HEX_TACTICS
+
+    hex11, hex8 = GameSpec.parse("hex:11:swap"), GameSpec.parse("hex:8")
+    assert play_search(hex11, 200, seconds=0.5).hex_tactics == TIMED_HEX_TACTICS == "connect+bridge+hsearch"
+    assert play_search(hex11, 200).hex_tactics == "all"
+    assert play_search(hex8, 200, seconds=0.5).hex_tactics == "all"
+    assert play_search(GameSpec.parse("gomoku:15"), 200, seconds=0.5) == play_search(GameSpec.parse("gomoku:15"), 200)
+    model = Path(__file__).resolve().parents[2] / "models" / "pretrained" / "hex-11x11-swap.pt"
+    timed = Evaluation.setup(model, "random", 200, seconds=0.1)
+    assert timed.player.config.hex_tactics == TIMED_HEX_TACTICS
+    assert Evaluation.setup(model, "random", 200).player.config.hex_tactics == "all"
