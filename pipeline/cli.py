@@ -384,6 +384,16 @@ def evaluate(
         ForwardPass | None,
         typer.Option(help="the opponent net's forward pass, when not --inference (a net against itself)"),
     ] = None,
+    hex_tactics: Annotated[
+        str | None,
+        typer.Option(
+            help="Hex connection knowledge in both searches: off, all, or pieces joined by + of inferior, connect, "
+            "mustplay, bridge, hsearch (default: all; by time past 8x8 connect+bridge+hsearch)"
+        ),
+    ] = None,
+    vs_hex_tactics: Annotated[
+        str | None, typer.Option(help="the opponent's Hex connection knowledge, when not --hex-tactics")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result and every game as JSON")] = False,
     records: Annotated[
         Path | None, typer.Option(help="write each game to this folder (SGF; PSQ for Gomoku), as the GUIs read them")
@@ -409,6 +419,8 @@ def evaluate(
             vs_tactics=None if vs_tactics is None else vs_tactics.value,
             inference=inference.value,
             vs_inference=None if vs_inference is None else vs_inference.value,
+            hex_tactics=hex_tactics,
+            vs_hex_tactics=vs_hex_tactics,
         )
     except (CheckpointError, ValueError) as exc:
         raise fail(str(exc)) from None

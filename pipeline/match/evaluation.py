@@ -28,6 +28,7 @@ from pipeline.players.classical import ClassicalPlayer
 from pipeline.players.factory import make_player, play_search
 from pipeline.players.models import checkpoint_game
 from pipeline.players.search import NetPlayer, PurePlayer, play_inference
+from pipeline.search.hex_forced import hex_tactics_flags
 
 SHOWN_PROOFS = 3  # proofs `describe` lists; the JSON has every one
 
@@ -96,18 +97,29 @@ class Evaluation:
         vs_tactics: str | None = None,
         inference: str = "auto",
         vs_inference: str | None = None,
+        hex_tactics: str | None = None,
+        vs_hex_tactics: str | None = None,
     ) -> Evaluation:
         """Load both players; CheckpointError or ValueError for a model or opponent that
         cannot play. `tactics` overrides the searches' threat solvers (off, vcf, vct),
         `vs_tactics` the opponent's alone (a net against itself with other solvers).
         `seconds`: a match by time, `seconds` a move for each side. `inference` is the nets'
         forward pass (auto, torch, onnxruntime, openvino: `players.search.play_inference`),
-        `vs_inference` the opponent's alone."""
+        `vs_inference` the opponent's alone. `hex_tactics` overrides the Hex connection
+        knowledge (`SearchConfig.hex_tactics`: off, all, or pieces joined by +),
+        `vs_hex_tactics` the opponent's alone."""
         spec = model_spec(model, board)
         search = play_search(spec, simulations, seconds)
         if tactics is not None:
             search = search.model_copy(update=tactics_settings(tactics))
+        for text in (hex_tactics, vs_hex_tactics):
+            if text is not None:
+                hex_tactics_flags(text)  # a ValueError that names the pieces
+        if hex_tactics is not None:
+            search = search.model_copy(update={"hex_tactics": hex_tactics})
         theirs = search if vs_tactics is None else search.model_copy(update=tactics_settings(vs_tactics))
+        if vs_hex_tactics is not None:
+            theirs = theirs.model_copy(update={"hex_tactics": vs_hex_tactics})
         ours = play_inference(inference)
         other = ours if vs_inference is None else play_inference(vs_inference)
         player = make_player(str(model), spec, search, seconds=seconds, inference=ours)
@@ -115,6 +127,9 @@ class Evaluation:
         opponent = make_player(vs, spec, theirs, seconds=seconds, inference=other)
         if vs_tactics is not None:
             opponent.name = f"{opponent.name}+{vs_tactics}"
+        if vs_hex_tactics is not None:  # the same net with two sets of knowledge
+            player.name = f"{player.name}+{search.hex_tactics}"
+            opponent.name = f"{opponent.name}+{vs_hex_tactics}"
         if vs_inference is not None:  # the same net on two forward passes: tell them apart
             player.name = f"{player.name}+{inference}"
             opponent.name = f"{opponent.name}+{vs_inference}"

@@ -159,3 +159,17 @@ def test_hex_past_the_solved_boards_searches_by_time_without_the_costly_knowledg
     timed = Evaluation.setup(model, "random", 200, seconds=0.1)
     assert timed.player.config.hex_tactics == TIMED_HEX_TACTICS
     assert Evaluation.setup(model, "random", 200).player.config.hex_tactics == "all"
+
+
+def test_each_side_may_set_its_hex_knowledge_and_a_wrong_piece_is_one_clear_error():
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    model = Path(__file__).resolve().parents[2] / "models" / "pretrained" / "hex-11x11-swap.pt"
+    evaluation = Evaluation.setup(model, str(model), 200, seconds=0.1, hex_tactics="all", vs_hex_tactics="connect")
+    assert (evaluation.player.config.hex_tactics, evaluation.opponent.config.hex_tactics) == ("all", "connect")
+    assert (evaluation.player.name, evaluation.opponent.name) == ("hex-11x11-swap+all", "hex-11x11-swap+connect")
+    wrong = CliRunner().invoke(app, ["evaluate", "--model", str(model), "--vs", "random", "--hex-tactics", "bogus"])
+    assert wrong.exit_code == 2, wrong.output
+    assert "expected off, all, or pieces of" in wrong.output and "Traceback" not in wrong.output
