@@ -25,7 +25,6 @@ from pipeline.games.base import GameState
 from pipeline.match.openings import resolve_suite
 from pipeline.nets.autoselect import interleaved_medians
 from pipeline.nets.backends import OnnxRuntimeBackend, OpenVinoBackend, TorchBackend
-from pipeline.nets.evaluator import NetEvaluator
 from pipeline.nets.inference import cache_root, cpu_has_bf16
 from pipeline.nets.resnet import PolicyValueNet
 from pipeline.players.factory import play_search
@@ -106,7 +105,7 @@ def main(argv: list[str] | None = None) -> None:
         net = load_model(path)
         if not isinstance(net, PolicyValueNet):
             parser.error(f"{path}: not a policy-value net")
-        chosen = NetEvaluator(net, threads=1, config=PLAY_INFERENCE, batch=8).describe()
+        chosen = player_evaluator(net).describe()  # what a playing net runs here
         table = Table(title=f"{path.name} ({net.game}): positions/s, one thread; auto picks {chosen}")
         rates = forward_rates(net, BATCHES, args.repeats)
         names = list(rates[BATCHES[0]])
