@@ -586,14 +586,22 @@ def htp(
     ] = None,
     size: Annotated[int, typer.Option(min=2, max=19, help="initial board size (boardsize changes it)")] = 11,
     swap: Annotated[bool, typer.Option(help="play with the swap rule")] = False,
-    simulations: Annotated[int, typer.Option(min=1, help="network search per move, at most")] = 800,
+    simulations: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="network search per move, at most (default: past 8x8 as many as the move's time allows, "
+            "with the lighter connection knowledge; on 7x7 and 8x8 at most 800)",
+            show_default=False,
+        ),
+    ] = None,
     playouts: Annotated[int, typer.Option(min=1, help="pure-MCTS playouts per move when no model fits")] = 20000,
     seconds: Annotated[
         float,
         typer.Option(
             min=0.05,
-            help="a move's time when the controller sets no clock (time_settings, time_left): the search "
-            "stops at its simulations or its share, the 7x7 and 8x8 solver gets the rest",
+            help="a move's time when the controller sets no clock (time_settings, time_left); on 7x7 and 8x8 "
+            "the search stops at its simulations or its share and the solver gets the rest",
         ),
     ] = 5.0,
 ) -> None:

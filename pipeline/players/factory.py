@@ -178,13 +178,15 @@ def protocol_player(
     between moves when there is no model (`pipeline.players.discovery.choose_model` finds it).
     `net_game` is the game the net is loaded for when it is not `spec` (a stand-in trained
     under other rules of the same board: the search still plays `spec`'s rules). `timed`:
-    the net searches for the seconds each `think` is given, its simulations unbounded."""
+    the net searches for the seconds each `think` is given, its simulations unbounded, with
+    the knowledge of a match by time (`play_search`: Hex past SOLVED_HEX_SIDE plays
+    TIMED_HEX_TACTICS)."""
     text = pure_text(playouts) if model is None else str(model)
     target = net_game or spec
     return make_player(
         text,
         spec,
-        play_search(spec, simulations),
+        play_search(spec, simulations, PLAY_SECONDS if timed else None),
         reuse=True,
         load=lambda path, _: load_model(path, target),
         seconds=PLAY_SECONDS if timed else None,

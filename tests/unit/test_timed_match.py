@@ -161,6 +161,37 @@ def test_hex_past_the_solved_boards_searches_by_time_without_the_costly_knowledg
     assert Evaluation.setup(model, "random", 200).player.config.hex_tactics == "all"
 
 
+def test_zero_htp_plays_by_time_past_the_solved_boards_unless_given_simulations(monkeypatch):
+    """An engine user's match against MoHex is by time: past 8x8 `zero htp` thinks for the
+    move's whole time with the timed knowledge; on 8x8 it keeps the play defaults (the
+    timing target: median move at most 1 s); `--simulations` bounds every board."""
+    import io
+
+    from pipeline.players import factory
+    from pipeline.serve import htp as htp_module
+
+    made: dict[int, object] = {}
+
+    def spy(spec, path, simulations=800, playouts=20_000, net_game=None, timed=False):
+        player = factory.protocol_player(spec, path, simulations, playouts, net_game, timed)
+        made[spec.width] = player
+        return player
+
+    monkeypatch.setattr(htp_module, "protocol_player", spy)
+    model = Path(__file__).resolve().parents[2] / "models" / "pretrained" / "hex-11x11-swap.pt"
+    commands = io.StringIO("boardsize 8\nboardsize 11\nquit\n")
+    htp_module.run_htp(model, 11, True, stdin=commands, stdout=io.StringIO(), stderr=io.StringIO())
+    timed, small = made[11], made[8]
+    assert timed.seconds is not None and timed.config.hex_tactics == factory.TIMED_HEX_TACTICS
+    assert small.seconds is None and small.config.hex_tactics == "all"
+    assert small.config.simulations == htp_module.HTP_SMALL_BOARD_SIMULATIONS == 800
+    made.clear()
+    commands = io.StringIO("quit\n")
+    htp_module.run_htp(model, 11, True, 300, stdin=commands, stdout=io.StringIO(), stderr=io.StringIO())
+    bounded = made[11]
+    assert bounded.seconds is None and bounded.config.hex_tactics == "all" and bounded.config.simulations == 300
+
+
 def test_each_side_may_set_its_hex_knowledge_and_a_wrong_piece_is_one_clear_error():
     from typer.testing import CliRunner
 
