@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from pipeline.games.base import GameSpec, GameState
-from pipeline.nets.evaluator import NetEvaluator
+from pipeline.nets.evaluator import NetEvaluator, shared_evaluator
 from pipeline.nets.inference import InferenceConfig
 from pipeline.nets.resnet import PolicyValueNet
 from pipeline.players.base import ProvenWin, Thought, check_position
@@ -102,8 +102,13 @@ def player_evaluator(model: PolicyValueNet, inference: InferenceConfig | None = 
     at a time). With torch's default of a thread per core, one 15x15 forward took 0.4 s
     instead of 3 ms whenever anything else kept the cores busy (the opponent engine under
     Piskvork, a training run), and the brain's timed move got one simulation.
-    `inference` None: eager torch in f32, as the net was trained."""
-    return NetEvaluator(model, threads=1, config=inference, batch=PLAY_BATCH)
+    `inference` None: eager torch in f32, as the net was trained. Otherwise the evaluator
+    is the process's one for these weights and settings (`shared_evaluator`): the web app
+    makes a player for every search, and each new one paid the weights' hash, the backend's
+    choice and its compile again (about 100 ms a move on this machine)."""
+    if inference is None:
+        return NetEvaluator(model, threads=1, config=None, batch=PLAY_BATCH)
+    return shared_evaluator(model, inference, threads=1, batch=PLAY_BATCH)
 
 
 def play_inference(backend: str) -> InferenceConfig | None:

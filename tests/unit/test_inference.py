@@ -3,6 +3,7 @@ weights' hash, `auto` resolved and remembered, threads kept per evaluator."""
 
 import json
 import threading
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -202,9 +203,11 @@ def test_a_player_runs_the_backend_measured_fastest_here_on_one_thread(tmp_path,
     """A net that plays runs the forward pass `auto` measures fastest on this machine at the
     search's batch and one thread (eager torch was 1.5-17x slower there), and agrees with
     eager torch: to 1e-4 in f32, within bf16's rounding where the CPU has it."""
+    from pipeline.nets import evaluator as evaluator_module
     from pipeline.players.search import PLAY_BATCH, play_inference, player_evaluator
 
     monkeypatch.setenv("ZERO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(evaluator_module, "_SHARED", OrderedDict())  # measured here, not reused
     net = PolicyValueNet(GameSpec.parse("gomoku:7:k4"), NetSpec(blocks=1, channels=16)).eval()
     evaluator = player_evaluator(net)
     (key, entry), *_ = json.loads((tmp_path / "auto-backend.json").read_text()).items()
@@ -220,6 +223,28 @@ def test_a_player_runs_the_backend_measured_fastest_here_on_one_thread(tmp_path,
     assert np.abs(values - eager_values).max() < tolerance
     assert play_inference("torch") is None
     assert player_evaluator(net, play_inference("onnxruntime")).describe() == "onnxruntime/cpu/f32"
+
+
+def test_players_of_the_same_weights_share_one_fast_pass(tmp_path, monkeypatch):
+    """The web app makes a player for every search: the second player of a net reuses the
+    first one's compiled forward pass instead of choosing and compiling it again; other
+    weights, other settings and eager torch get their own."""
+    from pipeline.nets import evaluator as evaluator_module
+    from pipeline.players.search import play_inference, player_evaluator
+
+    monkeypatch.setenv("ZERO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(evaluator_module, "_SHARED", OrderedDict())
+    spec = GameSpec.parse("gomoku:7:k4")
+    net = PolicyValueNet(spec, NetSpec(blocks=1, channels=16)).eval()
+    twin = PolicyValueNet(spec, NetSpec(blocks=1, channels=16)).eval()
+    twin.load_state_dict(net.state_dict())
+    other = PolicyValueNet(spec, NetSpec(blocks=1, channels=16)).eval()
+    onnx = play_inference("onnxruntime")
+    first = player_evaluator(net, onnx)
+    assert player_evaluator(twin, onnx) is first
+    assert player_evaluator(other, onnx) is not first
+    assert player_evaluator(net, play_inference("openvino")) is not first
+    assert player_evaluator(net, None) is not player_evaluator(net, None)
 
 
 def test_the_default_evaluator_is_eager_torch_in_f32():
