@@ -55,6 +55,10 @@ PLAY_SOLVER_NODES = 50_000
 # given: its search stops at its simulations or its share of this, and on Hex up to
 # SOLVED_HEX_SIDE the root solver gets the rest (pipeline.search.hex_root_solver).
 PLAY_SECONDS = 5.0
+# A protocol front end's simulations a move when none is given (`zero brain`, `zero htp`):
+# the bound where it plays by count (Hex up to SOLVED_HEX_SIDE), and the search's own
+# settings (the tree it reserves) where the clock alone bounds a move.
+PROTOCOL_SIMULATIONS = 800
 
 
 def play_solver_nodes(spec: GameSpec) -> int:
@@ -168,7 +172,7 @@ def make_player(
 def protocol_player(
     spec: GameSpec,
     model: Path | None,
-    simulations: int = 800,
+    simulations: int = PROTOCOL_SIMULATIONS,
     playouts: int = 20_000,
     net_game: GameSpec | None = None,
     timed: bool = False,

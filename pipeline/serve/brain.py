@@ -23,7 +23,7 @@ from typing import TextIO
 from pipeline.games.base import BOARD_SIDES, GOMOCUP_RULES, GameSpec, GameState, IllegalMoveError
 from pipeline.players.base import Player
 from pipeline.players.discovery import DEFAULT_SOURCES, choose_model
-from pipeline.players.factory import protocol_player
+from pipeline.players.factory import PROTOCOL_SIMULATIONS, protocol_player
 
 RULE_OF_BITS = {bits: rules for rules, bits in GOMOCUP_RULES.items()}
 RULE_WORDS = {"freestyle": "freestyle", "exact": "exact five", "renju": "renju"}
@@ -311,9 +311,6 @@ class Brain:
         self.send(f"{x},{y}")
 
 
-BRAIN_SIMULATIONS = 800  # the search's own settings (leaves a step, ...) when the clock alone bounds it
-
-
 def run_brain(
     model: Path | None = None,
     simulations: int | None = None,
@@ -331,7 +328,7 @@ def run_brain(
     def player_for_board(spec: GameSpec) -> tuple[Player, str]:
         choice = choose_model(spec, model, sources)
         player = protocol_player(
-            spec, choice.path, simulations or BRAIN_SIMULATIONS, playouts, choice.net_game, timed=simulations is None
+            spec, choice.path, simulations or PROTOCOL_SIMULATIONS, playouts, choice.net_game, timed=simulations is None
         )
         return player, (choice.note if choice.path else f"{choice.note}, {playouts} playouts a move")
 

@@ -25,7 +25,7 @@ many simulations it reaches, with the connection knowledge that pays at equal ti
 (`players.factory.TIMED_HEX_TACTICS`: at 1 s a move it beat the full set 13-7), as an
 engine run at equal time against MoHex should; `--simulations N` bounds it instead (the
 full knowledge, at most N a move within the time). On 7x7 and 8x8 the search stops at its
-simulations (HTP_SMALL_BOARD_SIMULATIONS) or its share of the time, and the solver gets
+simulations (PROTOCOL_SIMULATIONS) or its share of the time, and the solver gets
 the rest (`pipeline.search.hex_root_solver`): those boards are solved, and a move there
 answers in about a second."""
 
@@ -44,7 +44,7 @@ from pipeline.games.htp_frame import from_htp, htp_board, htp_colour_to_move, to
 from pipeline.nets.checkpoint import CheckpointError
 from pipeline.players.base import Player
 from pipeline.players.discovery import DEFAULT_SOURCES, can_play, checkpoint_reach, choose_model
-from pipeline.players.factory import PLAY_SECONDS, SOLVED_HEX_SIDE, protocol_player
+from pipeline.players.factory import PLAY_SECONDS, PROTOCOL_SIMULATIONS, SOLVED_HEX_SIDE, protocol_player
 from pipeline.serve.clock import Clock
 
 COMMANDS = (
@@ -64,9 +64,6 @@ COMMANDS = (
 )
 COLOURS = {"b": 0, "black": 0, "w": 1, "white": 1}
 WARM_UP_SECONDS = 0.05  # the throwaway search when a board's bot is made
-# The play defaults on the boards the root solver settles (the 8x8 timing target: median
-# move at most 1 s); past them, without `--simulations`, the clock alone bounds a move.
-HTP_SMALL_BOARD_SIMULATIONS = 800
 
 
 class HtpError(ValueError):
@@ -341,7 +338,7 @@ def run_htp(
     champion that fits (see `choose_model`), else pure MCTS; notes go to `stderr`. A move
     takes at most `seconds` (None: its simulations alone) unless `time_settings` says
     otherwise. `simulations` None: past 8x8 the net thinks for the whole of that time (by
-    time, as the brain), on 7x7 and 8x8 at most HTP_SMALL_BOARD_SIMULATIONS; a number: at
+    time, as the brain), on 7x7 and 8x8 at most PROTOCOL_SIMULATIONS; a number: at
     most that many on every board."""
 
     def player_for_board(spec: GameSpec) -> tuple[Player, str]:
@@ -351,7 +348,7 @@ def run_htp(
         choice = choose_model(spec, model, sources)
         timed = simulations is None and spec.width > SOLVED_HEX_SIDE
         player = protocol_player(
-            spec, choice.path, simulations=simulations or HTP_SMALL_BOARD_SIMULATIONS, playouts=playouts, timed=timed
+            spec, choice.path, simulations=simulations or PROTOCOL_SIMULATIONS, playouts=playouts, timed=timed
         )
         # A throwaway first search, off the clock (as the brain's): loading the compiled
         # search and solver and the net's first forward made the first move of a process

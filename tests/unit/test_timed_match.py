@@ -184,7 +184,7 @@ def test_zero_htp_plays_by_time_past_the_solved_boards_unless_given_simulations(
     timed, small = made[11], made[8]
     assert timed.seconds is not None and timed.config.hex_tactics == factory.TIMED_HEX_TACTICS
     assert small.seconds is None and small.config.hex_tactics == "all"
-    assert small.config.simulations == htp_module.HTP_SMALL_BOARD_SIMULATIONS == 800
+    assert small.config.simulations == factory.PROTOCOL_SIMULATIONS == 800
     made.clear()
     commands = io.StringIO("quit\n")
     htp_module.run_htp(model, 11, True, 300, stdin=commands, stdout=io.StringIO(), stderr=io.StringIO())
