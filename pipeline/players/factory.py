@@ -187,11 +187,12 @@ def protocol_player(
     TIMED_HEX_TACTICS)."""
     text = pure_text(playouts) if model is None else str(model)
     target = net_game or spec
+    seconds = PLAY_SECONDS if timed else None
     return make_player(
         text,
         spec,
-        play_search(spec, simulations, PLAY_SECONDS if timed else None),
+        play_search(spec, simulations, seconds),
         reuse=True,
         load=lambda path, _: load_model(path, target),
-        seconds=PLAY_SECONDS if timed else None,
+        seconds=seconds,
     )
