@@ -118,6 +118,15 @@ def restore(run: RunFolder) -> tuple[Paths, str]:
     snapshot = run.saved_snapshot()
     here = workspace_generation(paths)
     if snapshot is None:
+        stands = int(run.info().get("generation", 0))
+        if stands > (here or 0):
+            # A paused run's resume point leaves the tree for the size budget; resuming
+            # without it would start the run again from generation 0 over its own history.
+            raise RunError(
+                f"{run.path}: the run stands at generation {stands} but its snapshot/ is not here "
+                f"(a paused run's resume point is kept in git's history): "
+                f"`git checkout {removed_snapshot_source(run)} -- {run.snapshot}`, then resume"
+            )
         return paths, "a new run" if here is None else f"the workspace's generation {here} (no snapshot yet)"
     saved = snapshot_generation(snapshot)
     if here is not None and here >= saved:
@@ -134,6 +143,25 @@ def restore(run: RunFolder) -> tuple[Paths, str]:
     if saved_replay.is_dir():
         shutil.copytree(saved_replay, paths.replay)
     return paths, f"generation {saved} from {snapshot}"
+
+
+def removed_snapshot_source(run: RunFolder) -> str:
+    """The commit that last held the run's snapshot (the parent of the one that removed it),
+    or a placeholder that says how to find it where git cannot tell."""
+    import subprocess
+
+    try:
+        removed = subprocess.run(
+            ["git", "log", "-1", "--format=%h", "--diff-filter=D", "--", str(run.snapshot.resolve())],
+            cwd=run.path,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        removed = ""
+    return f"{removed}~1" if removed else "REV (the commit before `git log -- snapshot` shows it removed)"
 
 
 def seed_earlier(run: RunFolder, paths: Paths, back: int) -> int:

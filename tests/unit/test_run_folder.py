@@ -194,3 +194,28 @@ def test_a_runs_champions_are_dvc_outputs_not_git_files(tmp_path):
     outside.champions.mkdir(parents=True)
     (outside.champions / "gen-0001.pt").write_bytes(b"x")
     assert "not" in track_champions(outside)  # said, not raised
+
+
+def test_a_paused_run_without_its_snapshot_says_where_it_is_instead_of_starting_again(tmp_path):
+    """A paused run's resume point leaves the tree for the size budget (RESULTS.md names the
+    commit): resuming without it must not start the run again from generation 0 over its
+    run.json; one line says which commit holds it."""
+    repo = tmp_path / "repo"
+    run, paths = new_run(repo)
+    paths.learner.write_bytes(b"the learner")
+    paths.champion.write_bytes(b"the learner")
+    finish_generation(run, paths, 5)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(repo)]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "stretch"], check=True)
+    subprocess.run([*git, "rm", "-r", "-q", str(run.snapshot)], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "pause"], check=True)
+    shutil.rmtree(paths.root)  # a fresh clone: no workspace either
+
+    with pytest.raises(RunError, match=r"stands at generation 5 but its snapshot/ is not here") as raised:
+        restore(run)
+    revision = str(raised.value).split("`git checkout ")[1].split(" ")[0]
+    subprocess.run([*git, "checkout", "-q", revision, "--", str(run.snapshot)], check=True)
+    workspace, source = restore(run)
+    assert source.startswith("generation 5 from") and workspace.learner.read_bytes() == b"the learner"
