@@ -148,18 +148,13 @@ def restore(run: RunFolder) -> tuple[Paths, str]:
 def removed_snapshot_source(run: RunFolder) -> str:
     """The commit that last held the run's snapshot (the parent of the one that removed it),
     or a placeholder that says how to find it where git cannot tell."""
-    import subprocess
+    from pipeline.orchestration.recording import RecordError
+    from pipeline.orchestration.recording import run as run_command
 
+    last_deletion = ["git", "log", "-1", "--format=%h", "--diff-filter=D", "--", str(run.snapshot.resolve())]
     try:
-        removed = subprocess.run(
-            ["git", "log", "-1", "--format=%h", "--diff-filter=D", "--", str(run.snapshot.resolve())],
-            cwd=run.path,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
+        removed = run_command(last_deletion, run.path).stdout.strip()
+    except (RecordError, OSError):
         removed = ""
     return f"{removed}~1" if removed else "REV (the commit before `git log -- snapshot` shows it removed)"
 
