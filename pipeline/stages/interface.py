@@ -151,6 +151,13 @@ class SPRTReport(BaseModel):
     truncated: bool
 
 
+def question(test: SPRTReport) -> str:
+    """What a gate's test asks, from its own hypotheses: a null below an even score asks
+    only "not weaker" (the champion test's default), an even one or above "clearly
+    stronger" (any test a run's params set that way, e.g. the champion test at 0.5/0.65)."""
+    return "clearly stronger" if test.p0 >= 0.5 else "not weaker"
+
+
 class MatchFigures(BaseModel):
     """The candidate against one opponent (`pipeline.match.arena.MatchResult.summary`)."""
 
@@ -235,13 +242,13 @@ class EvaluationReport(StageReport):
 
     def gate(self) -> list[tuple[str, str, str, MatchReport]]:
         """(key, opponent, question, result) of each match that decides promotion."""
-        out = [("vs_pure", f"pure:{self.ladder}", "clearly stronger", self.vs_pure)]
+        out = [("vs_pure", f"pure:{self.ladder}", question(self.vs_pure.sprt), self.vs_pure)]
         if self.vs_champion is not None:
             opponent = f"champion (generation {self.champion_generation})"
-            out.append(("vs_champion", opponent, "not weaker", self.vs_champion))
+            out.append(("vs_champion", opponent, question(self.vs_champion.sprt), self.vs_champion))
         if self.vs_earlier is not None:
             opponent = f"earlier champion (generation {self.earlier_generation})"
-            out.append(("vs_earlier", opponent, "clearly stronger", self.vs_earlier))
+            out.append(("vs_earlier", opponent, question(self.vs_earlier.sprt), self.vs_earlier))
         return out
 
     def metrics(self) -> dict[str, dict[str, Any]]:

@@ -10,12 +10,13 @@ import pytest
 
 from pipeline.config import ParamsError, load_params
 from pipeline.match.games_table import read_games
+from pipeline.match.sprt import SPRT, VsChampionTest, VsEarlierTest
 from pipeline.nets.checkpoint import file_hash
 from pipeline.orchestration.runs import RunFolder, seed_earlier
 from pipeline.runtime import earlier_champions
 from pipeline.runtime.workspace import Paths, State, load_state, save_state
 from pipeline.stages import evaluate
-from pipeline.stages.interface import StageContext
+from pipeline.stages.interface import SPRTReport, StageContext, question
 from pipeline.stages.promote import crown, decide
 from pipeline.stages.report import strength_lines
 from tests.unit.test_classical_ladder import evaluation_workspace, promoted_entry
@@ -151,3 +152,15 @@ def test_the_gate_plays_the_earlier_champion_once_one_is_kept(workspace):
     table = strength_lines(params, [entry], {})
     assert table[-3].endswith(" score vs earlier champion |")
     assert table[-1].endswith(f" {report.vs_earlier.score:.2f} (1) |")
+
+
+def test_the_gate_says_what_each_test_asks_from_its_own_hypotheses():
+    """The champion test set to "clearly stronger" (p0 0.5, as the Hex 11x11 run from its
+    stretch 21) is reported as that, not as the default's "not weaker"."""
+
+    def asks(config) -> str:
+        return question(SPRTReport(**SPRT(config).summary()))
+
+    assert asks(VsChampionTest()) == "not weaker"
+    assert asks(VsChampionTest(p0=0.5, p1=0.65, max_games=40)) == "clearly stronger"
+    assert asks(VsEarlierTest()) == "clearly stronger"
