@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,43 @@ def write_player_copy(source: Path, dest: Path) -> tuple[int, int]:
     Path(dest).parent.mkdir(parents=True, exist_ok=True)
     with atomic_file(dest) as f:
         torch.save(kept, f)
+    return Path(source).stat().st_size, Path(dest).stat().st_size
+
+
+MOMENT_DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16}
+
+
+def moments_in(optimizer: dict[str, Any], dtype: torch.dtype) -> dict[str, Any]:
+    """An optimiser state_dict with its floating moments in `dtype` and `step` as it was
+    (torch's `load_state_dict` casts each moment back to its parameter's dtype, never the
+    step)."""
+
+    def cast(key: str, value: Any) -> Any:
+        if key != "step" and torch.is_tensor(value) and value.is_floating_point():
+            return value.to(dtype)
+        return value
+
+    state = {
+        index: {key: cast(key, value) for key, value in moments.items()}
+        for index, moments in optimizer["state"].items()
+    }
+    return {**optimizer, "state": state}
+
+
+def write_learner_copy(source: Path, dest: Path, moments: str) -> tuple[int, int]:
+    """`source` written to `dest` with its optimiser's moments in `moments` precision
+    (`MOMENT_DTYPES`; "f32" as they are, a byte copy); (bytes before, after). A
+    CheckpointError when `source` is not a checkpoint."""
+    if moments not in MOMENT_DTYPES:
+        raise CheckpointError(f"moments: {moments!r} is not one of {', '.join(MOMENT_DTYPES)}")
+    Path(dest).parent.mkdir(parents=True, exist_ok=True)
+    payload = read_payload(source, None)
+    if payload.get("optimizer") is None or moments == "f32":
+        shutil.copyfile(source, dest)
+    else:
+        payload["optimizer"] = moments_in(payload["optimizer"], MOMENT_DTYPES[moments])
+        with atomic_file(dest) as f:
+            torch.save(payload, f)
     return Path(source).stat().st_size, Path(dest).stat().st_size
 
 

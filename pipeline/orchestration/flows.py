@@ -90,7 +90,7 @@ def iteration_flow(
         if run_folder:
             from pipeline.orchestration.runs import RunFolder, save
 
-            save(RunFolder(Path(run_folder)), paths, params.train.window)
+            save(RunFolder(Path(run_folder)), paths, params.train.window, params.train.snapshot_moments)
     return decisions
 
 

@@ -186,11 +186,12 @@ def kept_champion_source(run: RunFolder, snapshot: Path) -> Path:
     return source
 
 
-def save(run: RunFolder, paths: Paths, window: int) -> int:
+def save(run: RunFolder, paths: Paths, window: int, moments: str = "f32") -> int:
     """Snapshot the workspace's last finished generation into the run folder; returns it.
     The champion is left out when it is the learner's file (`restore` copies the learner
     back), else kept as a player's copy: the resume point in git holds the learner with its
-    moments and the champion's weights, everything the next generation needs."""
+    moments (in `moments` precision: `train.snapshot_moments`) and the champion's weights,
+    everything the next generation needs."""
     state = load_state(paths)
     keep_champion(run, paths, state.champion_generation)
     staging = run.path / "snapshot.tmp"
@@ -201,6 +202,9 @@ def save(run: RunFolder, paths: Paths, window: int) -> int:
             continue  # `restore` copies the learner back: half the bytes of every committed snapshot
         if name == CHAMPION and source.is_file():
             save_champion(source, staging / name)
+            continue
+        if name == LEARNER and source.is_file() and moments != "f32":
+            save_learner(source, staging / name, moments)
             continue
         if source.is_file():
             (staging / name).parent.mkdir(parents=True, exist_ok=True)
@@ -236,6 +240,18 @@ def save_champion(source: Path, dest: Path) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
         write_player_copy(source, dest)
+    except CheckpointError:
+        shutil.copyfile(source, dest)
+
+
+def save_learner(source: Path, dest: Path, moments: str) -> None:
+    """The learner in the snapshot with its optimiser's moments in `moments` precision. A
+    file that is not a checkpoint is copied as it is."""
+    from pipeline.nets.checkpoint import CheckpointError, write_learner_copy
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        write_learner_copy(source, dest, moments)
     except CheckpointError:
         shutil.copyfile(source, dest)
 

@@ -50,6 +50,13 @@ class TrainConfig(OptimConfig):
         "auto", description="Lightning precision; auto: bf16-mixed (or 16-mixed) on a GPU, 32-true on the CPU"
     )
     skip_corrupt: bool = Field(False, description="leave corrupt shards out (named in the log) instead of failing")
+    snapshot_moments: Literal["f32", "bf16"] = Field(
+        "f32",
+        description="a run folder's resume point keeps the learner's optimiser moments in this precision: f32 "
+        "resumes bit for bit as an uninterrupted run; bf16 keeps a third less of the learner's bytes in git "
+        "(the moments are two thirds of them) and resumes close to it (a moment rounded to 8 bits of mantissa, "
+        "and Adam decays each old one by its beta every step)",
+    )
     init_from: str | None = Field(
         None,
         description="curriculum: generation 0 takes its weights from this checkpoint of the same game "

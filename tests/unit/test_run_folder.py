@@ -148,6 +148,44 @@ def test_a_promoted_champion_travels_in_the_snapshot_without_its_moments(tmp_pat
     assert workspace.learner.read_bytes() == (run.snapshot / "models" / "learner.pt").read_bytes()
 
 
+def test_a_snapshot_can_keep_the_learners_moments_in_bf16_and_resume_from_them(tmp_path, learner_checkpoint):
+    """`train.snapshot_moments: bf16`: the learner in git keeps its weights exactly and its
+    Adam moments rounded to bfloat16 (a third fewer bytes); the resumed optimiser has them
+    back in float32, close to what they were. The default keeps the learner's bytes."""
+    import torch
+
+    from pipeline.nets.checkpoint import load_checkpoint, load_optimizer_state
+
+    run, paths = new_run(tmp_path)
+    _, net = learner_checkpoint(paths.learner, 4)
+    paths.champion.write_bytes(b"an older champion")
+    save_state(paths, State(generation=4, champion_generation=3))
+    save(run, paths, window=0)
+    assert (run.snapshot / "models" / "learner.pt").read_bytes() == paths.learner.read_bytes()
+
+    save(run, paths, window=0, moments="bf16")
+    kept = run.snapshot / "models" / "learner.pt"
+    assert kept.stat().st_size < paths.learner.stat().st_size
+    before = load_optimizer_state(paths.learner)
+    after = load_optimizer_state(kept)
+    assert before is not None and after is not None and after["param_groups"] == before["param_groups"]
+    for index, moments in before["state"].items():
+        assert torch.equal(after["state"][index]["step"], moments["step"])  # the step count is exact
+        for key in ("exp_avg", "exp_avg_sq"):
+            assert after["state"][index][key].dtype == torch.bfloat16
+            assert torch.allclose(after["state"][index][key].float(), moments[key], rtol=1 / 128, atol=0)
+
+    shutil.rmtree(paths.root)
+    workspace, _ = restore(run)
+    restored, meta = load_checkpoint(workspace.learner, None)
+    assert meta == {"generation": 4}
+    for name, value in net.state_dict().items():
+        assert torch.equal(restored.state_dict()[name], value), name
+    optimizer = torch.optim.Adam(restored.parameters())
+    optimizer.load_state_dict(load_optimizer_state(workspace.learner))
+    assert {m["exp_avg_sq"].dtype for m in optimizer.state_dict()["state"].values()} == {torch.float32}
+
+
 def test_an_older_snapshot_that_names_its_champion_says_how_to_fetch_it(tmp_path):
     """Snapshots written before the champion travelled in them hold models/champion.ref: the
     file it names is used when it is here, else one line says what to run."""
