@@ -60,10 +60,15 @@ def write_player_copy(source: Path, dest: Path) -> tuple[int, int]:
     payload = read_payload(source, None)
     if "state_dict" not in payload or "game" not in payload:
         raise CheckpointError(f"{source}: not a checkpoint of a player (no game or weights)")
-    kept = {key: value for key, value in payload.items() if key not in TRAINER_KEYS}
+    return written_copy(source, dest, {key: value for key, value in payload.items() if key not in TRAINER_KEYS})
+
+
+def written_copy(source: Path, dest: Path, payload: dict[str, Any]) -> tuple[int, int]:
+    """`payload` (read from `source` and changed) saved atomically to `dest`; (bytes of
+    `source`, of `dest`)."""
     Path(dest).parent.mkdir(parents=True, exist_ok=True)
     with atomic_file(dest) as f:
-        torch.save(kept, f)
+        torch.save(payload, f)
     return Path(source).stat().st_size, Path(dest).stat().st_size
 
 
@@ -93,15 +98,14 @@ def write_learner_copy(source: Path, dest: Path, moments: str) -> tuple[int, int
     CheckpointError when `source` is not a checkpoint."""
     if moments not in MOMENT_DTYPES:
         raise CheckpointError(f"moments: {moments!r} is not one of {', '.join(MOMENT_DTYPES)}")
-    Path(dest).parent.mkdir(parents=True, exist_ok=True)
     payload = read_payload(source, None)
     if payload.get("optimizer") is None or moments == "f32":
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, dest)
-    else:
-        payload["optimizer"] = moments_in(payload["optimizer"], MOMENT_DTYPES[moments])
-        with atomic_file(dest) as f:
-            torch.save(payload, f)
-    return Path(source).stat().st_size, Path(dest).stat().st_size
+        return Path(source).stat().st_size, Path(dest).stat().st_size
+    return written_copy(
+        source, dest, {**payload, "optimizer": moments_in(payload["optimizer"], MOMENT_DTYPES[moments])}
+    )
 
 
 def read_payload(path: Path, expected: str | None, data: bytes | None = None) -> dict[str, Any]:

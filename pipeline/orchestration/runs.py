@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -234,24 +235,26 @@ def save_champion(source: Path, dest: Path) -> None:
     """The champion in the snapshot as a player's copy (weights, no optimiser state: a third
     of the learner's bytes). It is what the next gate plays, so the resume point in git must
     hold it: a DVC remote does not always travel with the clone (a local one stays on the
-    machine that pushed). A file that is not a checkpoint is copied as it is."""
-    from pipeline.nets.checkpoint import CheckpointError, write_player_copy
+    machine that pushed)."""
+    from pipeline.nets.checkpoint import write_player_copy
 
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        write_player_copy(source, dest)
-    except CheckpointError:
-        shutil.copyfile(source, dest)
+    written_or_copied(write_player_copy, source, dest)
 
 
 def save_learner(source: Path, dest: Path, moments: str) -> None:
-    """The learner in the snapshot with its optimiser's moments in `moments` precision. A
-    file that is not a checkpoint is copied as it is."""
-    from pipeline.nets.checkpoint import CheckpointError, write_learner_copy
+    """The learner in the snapshot with its optimiser's moments in `moments` precision."""
+    from pipeline.nets.checkpoint import write_learner_copy
+
+    written_or_copied(lambda a, b: write_learner_copy(a, b, moments), source, dest)
+
+
+def written_or_copied(write: Callable[[Path, Path], object], source: Path, dest: Path) -> None:
+    """`write(source, dest)`, or a plain copy when `source` is not a checkpoint."""
+    from pipeline.nets.checkpoint import CheckpointError
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     try:
-        write_learner_copy(source, dest, moments)
+        write(source, dest)
     except CheckpointError:
         shutil.copyfile(source, dest)
 
