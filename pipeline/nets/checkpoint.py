@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ import torch
 
 from pipeline.games.base import GameSpec
 from pipeline.nets.resnet import NetSpec, PolicyValueNet, same_rules, weights_fit
-from pipeline.runtime.atomic import atomic_file
+from pipeline.runtime.atomic import atomic_file, copy_atomic
 
 FORMAT = "zero-checkpoint/1"
 
@@ -66,7 +65,6 @@ def write_player_copy(source: Path, dest: Path) -> tuple[int, int]:
 def written_copy(source: Path, dest: Path, payload: dict[str, Any]) -> tuple[int, int]:
     """`payload` (read from `source` and changed) saved atomically to `dest`; (bytes of
     `source`, of `dest`)."""
-    Path(dest).parent.mkdir(parents=True, exist_ok=True)
     with atomic_file(dest) as f:
         torch.save(payload, f)
     return Path(source).stat().st_size, Path(dest).stat().st_size
@@ -100,8 +98,7 @@ def write_learner_copy(source: Path, dest: Path, moments: str) -> tuple[int, int
         raise CheckpointError(f"moments: {moments!r} is not one of {', '.join(MOMENT_DTYPES)}")
     payload = read_payload(source, None)
     if payload.get("optimizer") is None or moments == "f32":
-        Path(dest).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, dest)
+        copy_atomic(source, dest)
         return Path(source).stat().st_size, Path(dest).stat().st_size
     return written_copy(
         source, dest, {**payload, "optimizer": moments_in(payload["optimizer"], MOMENT_DTYPES[moments])}
